@@ -1,0 +1,19 @@
+"""The closed ``en_units_v1`` unit vocabulary as a restricted pint registry.
+
+Knows nothing of graphs; never imports sympy.  See SPEC §3.
+"""
+
+from units.dimension import BASE_DIMENSIONS, DimensionVector
+from units.errors import UnitRefusal
+from units.lexicon import load_lexicon
+from units.vocabulary import UnitRef, UnitVocabulary, default_vocabulary
+
+__all__ = [
+    "BASE_DIMENSIONS",
+    "DimensionVector",
+    "UnitRef",
+    "UnitRefusal",
+    "UnitVocabulary",
+    "default_vocabulary",
+    "load_lexicon",
+]

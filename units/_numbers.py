@@ -1,0 +1,122 @@
+"""Exact numbers from text: our own small grammar, never ``float``, ``eval`` or ``sympify``.
+
+Shared by the lexicon loader here and by ``verifier`` (fact values) and
+``adapters`` (JSON inputs).  Imports nothing but the standard library and
+:mod:`units.errors`.
+
+Grammar (SPEC §8, pitfalls in §11)::
+
+    exact    := sign? (decimal | fraction)
+    decimal  := digits ("." digits)?      e.g. "5", "2.5", "-0.125"
+    fraction := digits "/" digits          e.g. "7/2" (denominator > 0)
+
+No exponents (``1e5``), no ``nan``/``inf``, no whitespace, no underscores, and at
+most :data:`MAX_DIGITS` digits, so no input can make the arithmetic hang.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from typing import Final
+
+from units.errors import UnitRefusal
+
+MAX_DIGITS: Final[int] = 40
+"""Most digits an exact number may carry (SPEC §8 bound; ``input_too_large`` beyond)."""
+
+_EXACT: Final = re.compile(r"(?P<sign>[+-]?)(?:(?P<num>[0-9]+)/(?P<den>[0-9]+)|(?P<int>[0-9]+)(?:\.(?P<frac>[0-9]+))?)")
+
+
+class JsonNumber(str):
+    """The verbatim text of a JSON number, kept as text so it never becomes a ``float``."""
+
+    __slots__ = ()
+
+
+def parse_exact(value: object, *, path: str = "") -> Fraction:
+    """Read an exact rational from a string, an ``int`` or a :class:`JsonNumber`.
+
+    Args:
+        value: ``"5"``, ``"2.5"``, ``"7/2"``, ``-3``, ``Fraction(1, 3)`` or the text of a JSON number.
+        path: where the value sits in the input, for the error message.
+
+    Returns:
+        The exact value as a :class:`fractions.Fraction`.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for floats, bools, ``nan``/``inf``, exponents,
+            zero denominators and anything outside the grammar; ``input_too_large``
+            for more than :data:`MAX_DIGITS` digits.
+    """
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, bool) or isinstance(value, float):
+        raise UnitRefusal(
+            "malformed_input",
+            f"a {type(value).__name__} is not an exact number; write it as a decimal or fraction string",
+            value,
+            path,
+        )
+    if isinstance(value, int):
+        if value.bit_length() > MAX_DIGITS * 4:
+            raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", "<int>", path)
+        return Fraction(value)
+    if not isinstance(value, str):
+        raise UnitRefusal("malformed_input", f"expected an exact number, found {type(value).__name__}", value, path)
+    digits = sum(ch.isdigit() for ch in value[: MAX_DIGITS * 4])
+    if digits > MAX_DIGITS or len(value) > MAX_DIGITS + 4:
+        raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", value, path)
+    match = _EXACT.fullmatch(value)
+    if match is None:
+        raise UnitRefusal(
+            "malformed_input",
+            "not an exact number: use digits with an optional '.', or 'a/b' (no exponents, nan or inf)",
+            value,
+            path,
+        )
+    sign = -1 if match["sign"] == "-" else 1
+    if match["den"] is not None:
+        den = int(match["den"])
+        if den == 0:
+            raise UnitRefusal("malformed_input", "zero denominator", value, path)
+        return sign * Fraction(int(match["num"]), den)
+    frac = match["frac"] or ""
+    return sign * Fraction(int(match["int"] + frac), 10 ** len(frac))
+
+
+def format_exact(value: Fraction) -> str:
+    """Canonical text of an exact number: ``"5"``, ``"-7/2"`` (inverse of :func:`parse_exact`)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator}"
+
+
+def _reject_constant(name: str) -> object:
+    raise UnitRefusal("malformed_input", "NaN and Infinity are not exact numbers", name)
+
+
+def _keep_int(text: str) -> object:
+    if len(text) > MAX_DIGITS + 1:
+        raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", text[:20] + "...")
+    return int(text)
+
+
+def loads_exact(text: str) -> object:
+    """Parse JSON text with numbers kept exact.
+
+    Integers become ``int`` (at most :data:`MAX_DIGITS` digits) and every other
+    number becomes a :class:`JsonNumber` holding its verbatim text, for
+    :func:`parse_exact` to read or refuse.  ``NaN``/``Infinity`` are refused.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for invalid JSON or NaN/Infinity;
+            ``input_too_large`` for over-long integers.
+    """
+    try:
+        return json.loads(text, parse_float=JsonNumber, parse_int=_keep_int, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise UnitRefusal("malformed_input", f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", text[:40]) from None
+    except RecursionError:
+        raise UnitRefusal("input_too_large", "JSON nested too deeply", text[:40]) from None

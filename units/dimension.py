@@ -1,0 +1,95 @@
+"""Projection of registry dimensionalities onto the upstream six base dimensions.
+
+Owns :data:`BASE_DIMENSIONS` and :class:`DimensionVector`.  Imports nothing from
+the rest of the project.  The six axes and the canonical string format are those
+of the upstream hand-rolled algebra (ADR-0134), so proofs compare string for string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from units.errors import UnitRefusal
+
+BASE_DIMENSIONS: Final[tuple[str, ...]] = ("length", "time", "mass", "money", "count", "temperature")
+"""The six base dimensions, in the upstream order (ADR-0134)."""
+
+_AXIS_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(BASE_DIMENSIONS)}
+
+
+@dataclass(frozen=True, slots=True)
+class DimensionVector:
+    """Integer exponents over :data:`BASE_DIMENSIONS`.
+
+    Attributes:
+        exponents: a 6-tuple of ``int``; ``exponents[i]`` is the power of
+            ``BASE_DIMENSIONS[i]``.  ``(0,)*6`` is dimensionless.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` if ``exponents`` is not a 6-tuple of ints
+            (a ``bool`` is not an int).
+    """
+
+    exponents: tuple[int, int, int, int, int, int]
+
+    def __post_init__(self) -> None:
+        exps = self.exponents
+        if (
+            not isinstance(exps, tuple)
+            or len(exps) != len(BASE_DIMENSIONS)
+            or any(type(e) is not int for e in exps)
+        ):
+            raise UnitRefusal("malformed_input", "exponents must be a 6-tuple of int", exps)
+
+    @classmethod
+    def from_axes(cls, axes: Mapping[str, int]) -> DimensionVector:
+        """Build a vector from ``{"length": 1, "time": -1}``-style exponents.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` for an axis outside :data:`BASE_DIMENSIONS`.
+        """
+        exps = [0] * len(BASE_DIMENSIONS)
+        for axis, power in axes.items():
+            if axis not in _AXIS_INDEX:
+                raise UnitRefusal("malformed_input", f"not a base dimension; expected one of {BASE_DIMENSIONS}", axis)
+            exps[_AXIS_INDEX[axis]] += power
+        return cls(tuple(exps))  # type: ignore[arg-type]
+
+    @property
+    def is_dimensionless(self) -> bool:
+        """True when every exponent is zero."""
+        return not any(self.exponents)
+
+    def __mul__(self, other: DimensionVector) -> DimensionVector:
+        """Product: exponents add."""
+        return DimensionVector(tuple(a + b for a, b in zip(self.exponents, other.exponents, strict=True)))  # type: ignore[arg-type]
+
+    def __truediv__(self, other: DimensionVector) -> DimensionVector:
+        """Quotient: exponents subtract."""
+        return DimensionVector(tuple(a - b for a, b in zip(self.exponents, other.exponents, strict=True)))  # type: ignore[arg-type]
+
+    def to_canonical_string(self) -> str:
+        """Upstream format: ``length``, ``money/time``, ``length^3``, ``1/time``, ``dimensionless``.
+
+        Positive powers form the numerator and negative powers the denominator,
+        each joined by ``*`` in :data:`BASE_DIMENSIONS` order (ADR-0134).
+        """
+        nums: list[str] = []
+        dens: list[str] = []
+        for name, power in zip(BASE_DIMENSIONS, self.exponents, strict=True):
+            if power > 0:
+                nums.append(name if power == 1 else f"{name}^{power}")
+            elif power < 0:
+                dens.append(name if power == -1 else f"{name}^{-power}")
+        if not nums and not dens:
+            return "dimensionless"
+        head = "*".join(nums) if nums else "1"
+        return f"{head}/{'*'.join(dens)}" if dens else head
+
+    def __str__(self) -> str:
+        return self.to_canonical_string()
+
+
+DIMENSIONLESS: Final[DimensionVector] = DimensionVector((0, 0, 0, 0, 0, 0))

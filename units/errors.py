@@ -1,0 +1,72 @@
+"""Typed refusals raised by the ``units`` package.
+
+This module owns the closed set of unit-level refusal reasons.  It imports
+nothing from the rest of the project (``verifier.reasons`` unions these reasons
+into ``REFUSAL_REASONS``).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, get_args
+
+UnitReason = Literal[
+    "unknown_unit",
+    "incommensurable_units",
+    "convention_required",
+    "offset_unit_arithmetic",
+    "malformed_input",
+    "input_too_large",
+]
+"""A reason a unit question has no exact answer (SPEC §6)."""
+
+UNIT_REASONS: Final[frozenset[str]] = frozenset(get_args(UnitReason))
+
+
+class UnitRefusal(ValueError):
+    """A unit question the closed vocabulary cannot answer exactly.
+
+    Attributes:
+        reason: one of :data:`UNIT_REASONS`.
+        detail: a short human-readable explanation (expected vs found, hint).
+        subject: the offending surface or value, verbatim.
+        path: where in the input the subject was found (``"facts[2].unit"``), or ``""``.
+
+    Raises:
+        ValueError: at construction, if ``reason`` is not a unit refusal reason.
+    """
+
+    def __init__(self, reason: str, detail: str, subject: object = "", path: str = "") -> None:
+        if reason not in UNIT_REASONS:
+            raise ValueError(f"not a unit refusal reason: {reason!r}")
+        super().__init__(reason, detail, subject, path)  # keeps args, so it pickles
+        self.reason = reason
+        self.detail = detail
+        self.subject = subject
+        self.path = path
+
+    def __str__(self) -> str:
+        where = f" at {self.path}" if self.path else ""
+        subject = _clip(self.subject)
+        return f"{self.reason}: {subject}{where}: {self.detail}"
+
+
+class LexiconError(UnitRefusal):
+    """A lexicon or conversions file with one or more bad rows.
+
+    Every bad row is checked and reported together: :attr:`errors` is a tuple of
+    per-row :class:`UnitRefusal` objects, each naming its line and field.  It is a
+    ``UnitRefusal`` (reason ``malformed_input``), so ``except UnitRefusal`` catches it.
+    """
+
+    def __init__(self, source: str, errors: tuple[UnitRefusal, ...]) -> None:
+        first = errors[0] if errors else None
+        detail = f"{len(errors)} bad row(s); first: {first}" if first else "no rows"
+        super().__init__("malformed_input", detail, source)
+        self.args = (source, errors)
+        self.errors = errors
+
+
+def _clip(subject: object, limit: int = 80) -> str:
+    """``repr`` of a subject, clipped so a huge input never floods a message."""
+    text = repr(subject)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

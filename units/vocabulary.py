@@ -1,0 +1,511 @@
+"""The closed unit vocabulary: surfaces → lemmas → registry units, exact factors.
+
+Owns :class:`UnitRef`, :class:`UnitVocabulary` and :func:`default_vocabulary`.
+Imports pint (through :mod:`units._pint`) but never sympy, so ``import units``
+stays fast.  Every rule here comes from SPEC §3 and the seed ADR-0134.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+import pint
+
+from units._numbers import parse_exact
+from units._pint import apply_calendar_convention, build_registry
+from units.dimension import BASE_DIMENSIONS, DimensionVector
+from units.errors import UnitRefusal
+from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
+
+MAX_SURFACE_CHARS: Final[int] = 128
+"""Longest unit text accepted (``input_too_large`` beyond)."""
+
+PER: Final[str] = "_per_"
+"""Separator of composite unit ids: ``dollars_per_hour`` (ADR-0134)."""
+
+_DECLARED_SURFACE: Final = re.compile(r"[A-Za-z][A-Za-z'\-]*(?: [A-Za-z][A-Za-z'\-]*)*")
+_LEMMA_ID: Final = re.compile(r"[a-z][a-z0-9_]*")
+_CALENDAR: Final = "calendar"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UnitRef:
+    """A surface resolved against the lexicon.
+
+    Attributes:
+        surface: exactly as written in the input: ``"feet"``.
+        lemma: the lexicon headword: ``"foot"``; ``"dollar_per_hour"`` for a composite.
+        dimension: projection onto the six base dimensions (a 6-tuple of int exponents).
+        unit: the ``pint.Unit`` from :attr:`UnitVocabulary.registry`.
+        kind: the registry dimensionality as sorted ``(dimension, power)`` pairs; two
+            units are commensurable iff their kinds are equal (SPEC §3: currencies,
+            count kinds, containers and the unscaled degree are kinds of their own).
+        scale: exact factor from this unit to the kind's reference unit.
+        is_offset: an absolute temperature with an offset (Celsius, Fahrenheit).
+        is_calendar: month, year, decade, century or millennium (or a composite of one).
+        declarations: the caller declarations this resolution relies on
+            (``"count_noun:apples=apple"``, ``"convention:year=365 day"``).
+    """
+
+    surface: str
+    lemma: str
+    dimension: DimensionVector
+    unit: pint.Unit = field(repr=False, compare=False)
+    kind: tuple[tuple[str, int], ...] = field(repr=False)
+    scale: Fraction = field(repr=False)
+    is_offset: bool = field(default=False, repr=False)
+    is_calendar: bool = field(default=False, repr=False)
+    declarations: tuple[str, ...] = field(default=(), repr=False)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"surface", "lemma", "dimension"}``; the pint unit is stored as its lemma."""
+        return {"surface": self.surface, "lemma": self.lemma, "dimension": self.dimension.to_canonical_string()}
+
+
+@dataclass(frozen=True, slots=True)
+class _Parts:
+    lexicon: Lexicon
+    conversions: Mapping[str, Conversion]
+    count_nouns: tuple[tuple[str, str], ...]
+    conventions: tuple[tuple[str, str], ...]
+
+
+class UnitVocabulary:
+    """The closed ``en_units_v1`` vocabulary and its restricted pint registry.
+
+    Immutable: :meth:`with_count_nouns` and :meth:`with_conventions` return new
+    vocabularies.  Surfaces are matched exactly as the lexicon writes them (no
+    case folding, no plural guessing); pint only ever sees lemma names.
+
+    Build one with :func:`default_vocabulary` (the embedded pack, cached) or
+    :meth:`from_lexicon` (a pack on disk).
+    """
+
+    __slots__ = ("_axis", "_by_lemma", "_by_surface", "_lock", "_non_units", "_parts", "_registry")
+
+    def __init__(self, parts: _Parts) -> None:
+        """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
+        self._parts = parts
+        self._lock = threading.Lock()
+        self._registry = build_registry(parts.conversions)
+        self._axis: dict[str, str] = {
+            f"[{c.base_dimension}]": c.axis or "" for c in parts.conversions.values() if c.base_dimension
+        }
+        self._by_lemma: dict[str, UnitRef] = {}
+        self._by_surface: dict[str, UnitRef] = {}
+        self._non_units: dict[str, str] = {}
+        declared = dict(parts.count_nouns)
+        for surface, entry in parts.lexicon.surfaces():
+            if entry.role in ("dimension_name", "connector"):
+                self._non_units[surface] = entry.role
+                continue
+            self._by_surface[surface] = self._ref(surface, entry.lemma, ())
+        for lemma in parts.conversions:
+            if lemma not in self._by_lemma:
+                self._by_lemma[lemma] = self._ref(lemma, lemma, ())
+        for surface, lemma in declared.items():
+            note = (f"count_noun:{surface}={lemma}",)
+            self._by_surface[surface] = self._ref(surface, lemma, note)
+        self._self_check()
+
+    # ----------------------------------------------------------------- building
+
+    def _ref(self, surface: str, lemma: str, declarations: tuple[str, ...]) -> UnitRef:
+        unit = self._registry.Unit(lemma)
+        return self._make_ref(surface, lemma, unit, declarations)
+
+    def _make_ref(self, surface: str, lemma: str, unit: pint.Unit, declarations: tuple[str, ...]) -> UnitRef:
+        dims = unit.dimensionality
+        kind = tuple(sorted((str(name), _int_power(power)) for name, power in dims.items()))
+        axes: dict[str, int] = {}
+        for name, power in kind:
+            axis = self._axis[name]
+            axes[axis] = axes.get(axis, 0) + power
+        conv = self._parts.conversions.get(lemma)
+        is_offset = bool(conv is not None and conv.offset)
+        if is_offset:
+            scale = Fraction(1)
+        else:
+            magnitude = self._registry.Quantity(Fraction(1), unit).to_root_units().magnitude
+            scale = _checked_fraction(magnitude, lemma)
+        calendar = any(name == f"[{_CALENDAR}]" for name, _ in kind)
+        conventions = tuple(f"convention:{k}={v}" for k, v in self._parts.conventions)
+        if conventions and _touches_calendar(lemma, self._parts.conversions):
+            calendar = True
+            declarations = (*declarations, *conventions)
+        return UnitRef(
+            surface=surface,
+            lemma=lemma,
+            dimension=DimensionVector.from_axes(axes),
+            unit=unit,
+            kind=kind,
+            scale=scale,
+            is_offset=is_offset,
+            is_calendar=calendar,
+            declarations=declarations,
+        )
+
+    def _self_check(self) -> None:
+        """Compare every registry scale with a direct Fraction computation (SPEC §11)."""
+        conversions = self._parts.conversions
+        for lemma, ref in self._by_lemma.items():
+            if ref.is_offset:
+                continue
+            expected, _ = root_scale(conversions, lemma)
+            if ref.scale != expected:
+                raise RuntimeError(f"registry self-check failed for {lemma}: {ref.scale} != {expected}")
+
+    # ------------------------------------------------------------- factories
+
+    @classmethod
+    def from_lexicon(cls, path: str | Path, conversions: str | Path | None = None) -> UnitVocabulary:
+        """Build a vocabulary from a lexicon on disk (ours or the upstream pack).
+
+        Args:
+            path: lexicon JSONL file or pack folder; see :func:`units.load_lexicon`.
+            conversions: conversions JSONL file, or ``None`` to look beside the lexicon.
+
+        Raises:
+            UnitRefusal: see :func:`units.load_lexicon`.
+        """
+        lexicon = load_lexicon(path, conversions)
+        return cls(_Parts(lexicon, lexicon.conversions, (), ()))
+
+    @classmethod
+    def from_loaded(cls, lexicon: Lexicon) -> UnitVocabulary:
+        """Build a vocabulary from an already loaded :class:`~units.lexicon.Lexicon`."""
+        return cls(_Parts(lexicon, lexicon.conversions, (), ()))
+
+    def with_count_nouns(self, nouns: Mapping[str, str]) -> UnitVocabulary:
+        """A new vocabulary in which the given count nouns resolve.
+
+        Args:
+            nouns: surface → lemma, e.g. ``{"apples": "apple", "apple": "apple"}``.  A
+                new lemma becomes a count kind of its own (apples never merge with
+                oranges); an existing count lemma (``{"apples": "item"}``) maps the
+                noun onto that kind.  Every proof relying on one lists it
+                (``count_noun:apples=apple``).
+
+        Raises:
+            UnitRefusal: ``malformed_input`` for a non-mapping, a surface already in the
+                lexicon, a surface or lemma outside ``[A-Za-z' -]`` / ``[a-z0-9_]``, or a
+                lemma that names a non-count unit; ``input_too_large`` for over 10,000 nouns.
+        """
+        if not isinstance(nouns, Mapping):
+            raise UnitRefusal("malformed_input", "count nouns must be a mapping surface -> lemma", type(nouns).__name__)
+        if len(nouns) > 10_000:
+            raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(nouns))
+        table = dict(self._parts.conversions)
+        declared = dict(self._parts.count_nouns)
+        new_lemmas = {lemma for _, lemma in self._parts.count_nouns}
+        for surface, lemma in sorted(nouns.items(), key=lambda kv: str(kv[0])):
+            path = f"count_nouns[{surface!r}]"
+            if not isinstance(surface, str) or not isinstance(lemma, str):
+                raise UnitRefusal("malformed_input", "surface and lemma must be strings", (surface, lemma), path)
+            if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
+                raise UnitRefusal("malformed_input", "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)", surface, path)
+            if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > 64:
+                raise UnitRefusal("malformed_input", "a lemma is lower-case letters, digits and '_'", lemma, path)
+            if surface in self._by_surface or surface in self._non_units:
+                existing = self._by_surface[surface].lemma if surface in self._by_surface else self._non_units[surface]
+                if declared.get(surface) == lemma:
+                    continue
+                raise UnitRefusal("malformed_input", f"already a lexicon surface (of {existing!r}); cannot redeclare", surface, path)
+            if lemma in table and lemma not in new_lemmas:
+                ref = self._by_lemma.get(lemma)
+                if ref is None or ref.dimension != DimensionVector.from_axes({"count": 1}):
+                    raise UnitRefusal("malformed_input", "maps onto a lemma that is not a count kind", lemma, path)
+            elif lemma not in table:
+                table[lemma] = Conversion(lemma=lemma, base_dimension=lemma, axis="count", source=f"declared count noun {surface!r}")
+                new_lemmas.add(lemma)
+            declared[surface] = lemma
+        return UnitVocabulary(_Parts(self._parts.lexicon, table, tuple(sorted(declared.items())), self._parts.conventions))
+
+    def with_conventions(self, conventions: Mapping[str, str]) -> UnitVocabulary:
+        """A new vocabulary in which calendar units convert to days and weeks.
+
+        Args:
+            conventions: one calendar lemma or surface → an exact amount of a fixed
+                time unit, e.g. ``{"year": "365 day"}``, ``{"year": "52 week"}`` or
+                ``{"month": "30 day"}``.  Calendar units keep their exact ratios to each
+                other (12 months a year …), so one anchor fixes them all.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` for a non-mapping, more than one anchor, a
+                key that is not a calendar unit, or an amount that is not
+                ``"<exact number> <fixed time unit>"`` with a positive number.
+        """
+        if not isinstance(conventions, Mapping):
+            raise UnitRefusal("malformed_input", "conventions must be a mapping, e.g. {'year': '365 day'}", type(conventions).__name__)
+        if len(conventions) != 1:
+            raise UnitRefusal("malformed_input", "declare exactly one calendar anchor (it fixes every calendar unit)", sorted(map(str, conventions)))
+        if self._parts.conventions:
+            raise UnitRefusal("malformed_input", "this vocabulary already has a convention", self._parts.conventions)
+        (key, amount_text), = conventions.items()
+        path = f"conventions[{key!r}]"
+        if not isinstance(key, str) or not isinstance(amount_text, str):
+            raise UnitRefusal("malformed_input", "key and amount must be strings", (key, amount_text), path)
+        anchor = self.resolve(key)
+        if not anchor.is_calendar or PER in anchor.lemma:
+            raise UnitRefusal("malformed_input", "a convention anchors a calendar unit (month, year, decade, century, millennium)", key, path)
+        number, _, unit_text = amount_text.partition(" ")
+        amount = parse_exact(number, path=path)
+        if amount <= 0 or not unit_text:
+            raise UnitRefusal("malformed_input", "expected '<positive exact number> <time unit>', e.g. '365 day'", amount_text, path)
+        target = self.resolve(unit_text)
+        if target.is_calendar or target.dimension != DimensionVector.from_axes({"time": 1}) or PER in target.lemma:
+            raise UnitRefusal("malformed_input", "the amount must be in a fixed time unit (second … week)", unit_text, path)
+        source = f"declared convention: 1 {anchor.lemma} = {amount_text}"
+        table = apply_calendar_convention(self._parts.conversions, anchor.lemma, amount, target.lemma, source)
+        return UnitVocabulary(_Parts(self._parts.lexicon, table, self._parts.count_nouns, ((anchor.lemma, amount_text),)))
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def registry(self) -> pint.UnitRegistry:
+        """The restricted ``pint.UnitRegistry`` (built from the lexicon only, ``Fraction`` numbers)."""
+        return self._registry
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The lexicon this vocabulary was built from."""
+        return self._parts.lexicon
+
+    @property
+    def count_nouns(self) -> tuple[tuple[str, str], ...]:
+        """Declared count nouns as sorted ``(surface, lemma)`` pairs."""
+        return self._parts.count_nouns
+
+    @property
+    def conventions(self) -> tuple[tuple[str, str], ...]:
+        """Declared calendar conventions as ``(lemma, amount)`` pairs."""
+        return self._parts.conventions
+
+    def surfaces(self) -> tuple[str, ...]:
+        """Every surface that resolves to a unit, in lexicon order, then declared nouns."""
+        return tuple(self._by_surface)
+
+    def resolve(self, surface: object, *, path: str = "") -> UnitRef:
+        """Resolve a unit surface, lemma or ``X_per_Y`` composite id.
+
+        Args:
+            surface: text exactly as written: ``"feet"``, ``"ft"``, ``"square_foot"``,
+                ``"dollars_per_hour"``.  Case and spelling must match the lexicon.
+            path: where the text sits in the input, for the error message.
+
+        Returns:
+            The :class:`UnitRef`; ``resolve("t").lemma == "ton"``.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` for a non-string or empty text;
+                ``input_too_large`` beyond :data:`MAX_SURFACE_CHARS`; ``unknown_unit``
+                for anything outside the lexicon (made-up plurals such as ``feets``,
+                rate connectors such as ``per``, dimension names such as ``length``);
+                ``offset_unit_arithmetic`` for a composite over an absolute temperature.
+        """
+        ref = self._by_surface.get(surface) if isinstance(surface, str) else None  # warm path
+        if ref is not None:
+            return ref
+        if not isinstance(surface, str):
+            raise UnitRefusal("malformed_input", f"a unit must be a string, found {type(surface).__name__}", surface, path)
+        if not surface:
+            raise UnitRefusal("malformed_input", "empty unit", surface, path)
+        if len(surface) > MAX_SURFACE_CHARS:
+            raise UnitRefusal("input_too_large", f"unit text longer than {MAX_SURFACE_CHARS} characters", surface, path)
+        ref = self._by_lemma.get(surface)
+        if ref is not None:
+            return ref
+        if surface.count(PER) == 1:
+            return self._composite(surface, path)
+        raise self._unknown(surface, path)
+
+    def _composite(self, surface: str, path: str) -> UnitRef:
+        with self._lock:
+            cached = self._by_surface.get(surface)
+            if cached is not None:
+                return cached
+            head, _, tail = surface.partition(PER)
+            num = self.resolve(head, path=path)
+            den = self.resolve(tail, path=path)
+            if num.is_offset or den.is_offset:
+                raise UnitRefusal("offset_unit_arithmetic", "a rate over an absolute temperature has no scale", surface, path)
+            lemma = f"{num.lemma}{PER}{den.lemma}"
+            known = self._by_lemma.get(lemma)
+            if known is not None:
+                ref = UnitRef(
+                    surface=surface, lemma=lemma, dimension=known.dimension, unit=known.unit, kind=known.kind,
+                    scale=known.scale, is_offset=False, is_calendar=known.is_calendar,
+                    declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
+                )
+            else:
+                made = self._make_ref(surface, lemma, num.unit / den.unit, ())
+                ref = UnitRef(
+                    surface=surface, lemma=lemma, dimension=num.dimension / den.dimension, unit=made.unit,
+                    kind=made.kind, scale=made.scale, is_offset=False,
+                    is_calendar=num.is_calendar or den.is_calendar,
+                    declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
+                )
+            self._by_surface[surface] = ref
+            return ref
+
+    def _unknown(self, surface: str, path: str) -> UnitRefusal:
+        role = self._non_units.get(surface)
+        if role == "connector":
+            return UnitRefusal("unknown_unit", "a rate connector joins units; it is not a unit", surface, path)
+        if role == "dimension_name":
+            return UnitRefusal("unknown_unit", "names a dimension, not a unit", surface, path)
+        if surface.count(PER) > 1:
+            return UnitRefusal("unknown_unit", "a composite id has exactly one '_per_'", surface, path)
+        hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
+        detail = "not in en_units_v1"
+        if hint:
+            detail += f"; did you mean {hint[0]!r}?"
+        if not self._parts.count_nouns:
+            detail += " (count nouns such as 'apples' must be declared with with_count_nouns)"
+        return UnitRefusal("unknown_unit", detail, surface, path)
+
+    def dimension(self, surface: object) -> DimensionVector:
+        """The six-axis :class:`DimensionVector` of a unit surface (see :meth:`resolve` for errors)."""
+        return self.resolve(surface).dimension
+
+    def factor(self, from_unit: object, to_unit: object) -> Fraction:
+        """Exact factor converting a magnitude in ``from_unit`` to ``to_unit``.
+
+        Args:
+            from_unit: a surface, lemma or composite id, e.g. ``"feet"``.
+            to_unit: a surface of the same quantity kind.
+
+        Returns:
+            ``f`` with ``magnitude_in_to == f * magnitude_in_from``; ``factor("foot", "inch") == 12``.
+
+        Raises:
+            UnitRefusal: ``unknown_unit``; ``incommensurable_units`` (different kinds,
+                e.g. dollar and euro, box and item, degree and Celsius);
+                ``convention_required`` (a calendar unit against days or weeks with no
+                declared convention); ``offset_unit_arithmetic`` (Celsius or Fahrenheit,
+                whose conversion is affine, not a factor: use :meth:`convert`).
+
+        Source: NIST SP 811 (2008), Appendix B, for customary factors; ISO 4217 for currencies.
+        """
+        src = self.resolve(from_unit, path="from_unit")
+        dst = self.resolve(to_unit, path="to_unit")
+        check_commensurable(src, dst)
+        if src.is_offset or dst.is_offset:
+            if src.lemma == dst.lemma:
+                return Fraction(1)
+            raise UnitRefusal("offset_unit_arithmetic", f"{src.lemma} -> {dst.lemma} is affine; use convert()", (src.surface, dst.surface))
+        return src.scale / dst.scale
+
+    def convert(self, magnitude: object, from_unit: object, to_unit: object) -> Fraction:
+        """Convert an exact magnitude, offsets included (20 Celsius -> 68 Fahrenheit).
+
+        Raises:
+            UnitRefusal: as :meth:`factor` (but offsets are applied, not refused), and
+                ``malformed_input`` for a magnitude that is not exact.
+        """
+        value = parse_exact(magnitude, path="magnitude")
+        src = self.resolve(from_unit, path="from_unit")
+        dst = self.resolve(to_unit, path="to_unit")
+        check_commensurable(src, dst)
+        if not (src.is_offset or dst.is_offset):
+            return value * (src.scale / dst.scale)
+        result = self._registry.Quantity(value, src.unit).to(dst.unit).magnitude
+        return _checked_fraction(result, f"{src.lemma}->{dst.lemma}")
+
+    def __repr__(self) -> str:
+        parts = [f"{len(self._by_lemma)} lemmas", f"{len(self._by_surface)} surfaces"]
+        if self._parts.count_nouns:
+            nouns = ", ".join(f"{s}->{lem}" for s, lem in self._parts.count_nouns[:5])
+            more = "" if len(self._parts.count_nouns) <= 5 else f", +{len(self._parts.count_nouns) - 5}"
+            parts.append(f"count nouns: {nouns}{more}")
+        if self._parts.conventions:
+            parts.append("conventions: " + ", ".join(f"{k}={v}" for k, v in self._parts.conventions))
+        return f"UnitVocabulary({self._parts.lexicon.source}: {'; '.join(parts)})"
+
+
+def check_commensurable(a: UnitRef, b: UnitRef) -> None:
+    """Refuse unless ``a`` and ``b`` are of one quantity kind.
+
+    Raises:
+        UnitRefusal: ``convention_required`` for a calendar unit against a fixed
+            time unit with no declared convention; ``incommensurable_units`` otherwise.
+    """
+    if a.kind == b.kind:
+        return
+    time = DimensionVector.from_axes({"time": 1})
+    if a.dimension == b.dimension == time and a.is_calendar != b.is_calendar:
+        raise UnitRefusal(
+            "convention_required",
+            "calendar units convert to days or weeks only under a declared convention (with_conventions)",
+            (a.surface, b.surface),
+        )
+    axes = ", ".join(BASE_DIMENSIONS)
+    detail = (
+        f"{render_unit(a)} and {render_unit(b)} are different quantity kinds"
+        if a.dimension == b.dimension
+        else f"{a.dimension} vs {b.dimension} (over {axes})"
+    )
+    raise UnitRefusal("incommensurable_units", detail, (a.surface, b.surface))
+
+
+def render_unit(ref: UnitRef) -> str:
+    """A unit rendered by us, never by pint's formatter (which crashes on powers of Fraction registries)."""
+    return ref.lemma
+
+
+def _touches_calendar(lemma: str, conversions: Mapping[str, Conversion]) -> bool:
+    seen: set[str] = set()
+    stack = [lemma]
+    while stack:
+        item = stack.pop()
+        if item in seen or item not in conversions:
+            continue
+        seen.add(item)
+        conv = conversions[item]
+        if conv.base_dimension == _CALENDAR or conv.source.startswith("declared convention"):
+            return True
+        stack.extend(dep for dep, _ in conv.of)
+    return False
+
+
+def _int_power(power: object) -> int:
+    value = Fraction(power)  # type: ignore[arg-type]
+    if value.denominator != 1:
+        raise UnitRefusal("malformed_input", "fractional power in a unit", str(power))
+    return value.numerator
+
+
+def _checked_fraction(value: object, subject: str) -> Fraction:
+    """Only ``int`` and ``Fraction`` cross out of pint (SPEC §11: floats never leak)."""
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+        raise RuntimeError(f"pint returned a {type(value).__name__} for {subject}; floats must never leak")
+    return Fraction(value)
+
+
+_DEFAULT: UnitVocabulary | None = None
+_DEFAULT_LOCK: Final = threading.Lock()
+
+
+def default_vocabulary() -> UnitVocabulary:
+    """The vocabulary of the embedded ``en_units_v1`` pack, built once and cached.
+
+    Thread-safe: the first caller builds it behind a lock (pint's shared start-up is
+    not thread-safe, SPEC §11) and checks it once; every later call returns the same
+    object.
+    """
+    global _DEFAULT  # noqa: PLW0603 - the one cached default, built behind a lock
+    vocab = _DEFAULT
+    if vocab is not None:
+        return vocab
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            lexicon = load_embedded()
+            _DEFAULT = UnitVocabulary(_Parts(lexicon, lexicon.conversions, (), ()))
+        return _DEFAULT
