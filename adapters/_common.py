@@ -1,0 +1,78 @@
+"""Helpers shared by the adapters: exact numbers, slugs, synthetic spans, field checks."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Final
+
+from adapters.errors import MathGraphError
+from units._numbers import format_exact, parse_exact
+from units.errors import UnitRefusal
+from verifier.model import SourceSpanLink
+
+MAX_NAME_CHARS: Final[int] = 128
+_SLUG: Final = re.compile(r"[^a-z0-9]+")
+
+
+def exact(value: object, path: str) -> Fraction:
+    """An exact number from JSON data (int, exact string, or the text of a JSON number).
+
+    Raises:
+        MathGraphError: ``malformed_input`` (floats, bools, ``nan``, exponents …) or
+            ``input_too_large``, naming the field.
+    """
+    try:
+        return parse_exact(value, path=path)
+    except UnitRefusal as exc:
+        raise MathGraphError(exc.reason, f"{exc.detail} (found {exc.subject})", path) from None
+
+
+def json_number(value: Fraction) -> object:
+    """An ``int`` for a whole value, else the exact string ``"7/2"``."""
+    return value.numerator if value.denominator == 1 else format_exact(value)
+
+
+def name(value: object, path: str) -> str:
+    """A non-empty, trimmed, one-line name (entity or unit surface).
+
+    Raises:
+        MathGraphError: ``malformed_input`` or ``input_too_large``.
+    """
+    if not isinstance(value, str) or not value or value != value.strip():
+        raise MathGraphError("malformed_input", f"expected a non-empty trimmed string, found {value!r:.60}", path)
+    if len(value) > MAX_NAME_CHARS:
+        raise MathGraphError("input_too_large", f"longer than {MAX_NAME_CHARS} characters", path)
+    if any(ch in value for ch in "\n\r\t\x00"):
+        raise MathGraphError("malformed_input", "control characters in a name", path)
+    return value
+
+
+def slug(text: str) -> str:
+    """``"Mrs. Lee"`` → ``"mrs_lee"``; a name with no ASCII letters becomes ``"u"`` plus its code points."""
+    out = _SLUG.sub("_", text.lower()).strip("_")
+    if not out:
+        out = "u" + "_".join(f"{ord(ch):x}" for ch in text)
+    return out if not out[0].isdigit() else f"n{out}"
+
+
+def span(source_id: str, text: str) -> SourceSpanLink:
+    """A synthetic span ``source_id[0:len(text)]`` carrying ``text`` (no real offsets exist)."""
+    return SourceSpanLink(source_id=source_id, start=0, end=max(1, len(text)), text=text)
+
+
+def fields(data: object, path: str, required: set[str], optional: set[str]) -> dict[str, object]:
+    """Check an object's keys: all required present, nothing unknown.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the missing or unknown field.
+    """
+    if not isinstance(data, dict):
+        raise MathGraphError("malformed_input", f"expected an object, found {type(data).__name__}", path)
+    missing = sorted(required - set(data))
+    if missing:
+        raise MathGraphError("malformed_input", f"missing field(s) {missing}", path)
+    unknown = sorted(set(data) - required - optional)
+    if unknown:
+        raise MathGraphError("malformed_input", f"unknown field(s) {unknown}", path)
+    return data

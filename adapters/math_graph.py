@@ -1,0 +1,586 @@
+"""The typed math problem graph (ADR-0115) and its binding to a verifier graph (ADR-0133).
+
+Owns the schema (:class:`MathProblemGraph` and its parts), its JSON round trip
+(:func:`graph_from_dict`, :meth:`MathProblemGraph.as_json`,
+:meth:`MathProblemGraph.canonical_bytes`) and :func:`bind_math_problem_graph`.
+
+Symbol ids follow the upstream conventions so equations align one to one with
+the upstream adapter's: ``entity_<slug>``, ``q_<entity>_<unit>_t0``,
+``op_<NNN>_result``, ``op_<NNN>__multiplicand``, ``op_<NNN>__divisor``,
+``op_<NNN>__rate``, ``unknown_<scope>_<unit>``.  New ones, in the same style:
+
+* ``op_<NNN>_target_result`` — the transfer target's new state;
+* ``op_<NNN>__chunk`` — the chunk of a ``unit_partition``.
+
+Unlike the upstream adapter, each operation reads the actor's *current* state
+(the previous result), a transfer defines the target's new state too, every
+kind is supported, and a multiply or divide scalar is a unitless ``ratio``.
+An entity's state is keyed by quantity kind (registry dimensionality), not by
+spelling: 3 feet then 9 more inches is one length.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+import sympy
+
+from adapters._common import exact, fields, json_number, name, slug, span
+from adapters.errors import MathGraphError
+from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units._numbers import format_exact
+from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
+from verifier._expr import rational, symbol
+from verifier.errors import BindingGraphError
+from verifier.model import UNVERIFIED_PROOF
+from verifier.targets import QuestionTargetError, infer_question_form, resolve_state_index
+
+SOURCE_ID: Final[str] = "math_problem_graph"
+INTRODUCED_BY: Final[str] = "bind_math_problem_graph"
+OPERATION_KINDS: Final[tuple[str, ...]] = (
+    "add", "subtract", "transfer", "multiply", "divide", "apply_rate",
+    "compare_additive", "compare_multiplicative", "unit_partition", "fraction_portion",
+)
+MAX_ENTITIES: Final[int] = 1000
+MAX_OPERATIONS: Final[int] = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """An exact magnitude with a unit surface: ``Quantity(Fraction(3), "apples")``."""
+
+    value: Fraction
+    unit: str
+
+    def as_json(self) -> dict[str, object]:
+        """``{"unit": "apples", "value": 3}`` (a non-whole value as ``"7/2"``)."""
+        return {"unit": self.unit, "value": json_number(self.value)}
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """``value`` numerator units per denominator unit: ``Rate(15, "dollars", "hours")``; value > 0."""
+
+    value: Fraction
+    numerator_unit: str
+    denominator_unit: str
+
+    def as_json(self) -> dict[str, object]:
+        """Upstream layout."""
+        return {"denominator_unit": self.denominator_unit, "numerator_unit": self.numerator_unit, "value": json_number(self.value)}
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A comparison with another entity's state.
+
+    ``direction`` is ``more``/``fewer`` with a ``delta`` (compare_additive) or
+    ``times``/``fraction`` with a positive ``factor`` (compare_multiplicative).
+    """
+
+    reference_actor: str
+    direction: str
+    delta: Quantity | None = None
+    factor: Fraction | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """Upstream layout."""
+        out: dict[str, object] = {"direction": self.direction, "reference_actor": self.reference_actor}
+        if self.delta is not None:
+            out["delta"] = self.delta.as_json()
+        if self.factor is not None:
+            out["factor"] = json_number(self.factor)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionChunk:
+    """Split a state into chunks of ``value`` ``unit`` each, counted in ``result_unit`` (value > 0)."""
+
+    value: Fraction
+    unit: str
+    result_unit: str
+
+    def as_json(self) -> dict[str, object]:
+        """Upstream layout."""
+        return {"result_unit": self.result_unit, "unit": self.unit, "value": json_number(self.value)}
+
+
+@dataclass(frozen=True, slots=True)
+class FractionPortion:
+    """``numerator/denominator`` of the count ``referent`` made by the actor's latest unit_partition is used up."""
+
+    numerator: Fraction
+    denominator: Fraction
+    referent: str
+
+    def as_json(self) -> dict[str, object]:
+        """``{"denominator", "numerator", "referent"}``."""
+        return {"denominator": json_number(self.denominator), "numerator": json_number(self.numerator), "referent": self.referent}
+
+
+Operand = Quantity | Rate | Comparison | PartitionChunk | FractionPortion
+
+
+@dataclass(frozen=True, slots=True)
+class InitialPossession:
+    """``entity`` holds ``quantity`` at the start."""
+
+    entity: str
+    quantity: Quantity
+
+    def as_json(self) -> dict[str, object]:
+        """Upstream layout."""
+        return {"entity": self.entity, "quantity": self.quantity.as_json()}
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One event: ``actor`` does ``kind`` with ``operand`` (and ``target`` for a transfer)."""
+
+    actor: str
+    kind: str
+    operand: Operand
+    target: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        """Upstream layout (``target`` only for a transfer)."""
+        out: dict[str, object] = {"actor": self.actor, "kind": self.kind, "operand": self.operand.as_json()}
+        if self.target is not None:
+            out["target"] = self.target
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """What is asked: ``entity``'s holding in ``unit``, or the total over all entities when ``entity`` is ``None``."""
+
+    entity: str | None
+    unit: str
+
+    def as_json(self) -> dict[str, object]:
+        """Upstream layout."""
+        return {"entity": self.entity, "unit": self.unit}
+
+
+_OPERAND_TYPE: Final[dict[str, type]] = {
+    "add": Quantity, "subtract": Quantity, "transfer": Quantity, "multiply": Quantity, "divide": Quantity,
+    "apply_rate": Rate, "compare_additive": Comparison, "compare_multiplicative": Comparison,
+    "unit_partition": PartitionChunk, "fraction_portion": FractionPortion,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MathProblemGraph:
+    """A math word problem as a typed state-change graph (ADR-0115), validated on construction.
+
+    Attributes:
+        entities: distinct entity names, in order of introduction.
+        initial_state: what each entity holds at the start.
+        operations: the events, in text order.
+        unknown: what is asked.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field, for: no or duplicate
+            entities; a reference to no entity; a transfer without a distinct target, or a
+            target on another kind; an operand of the wrong type for its kind; a comparison
+            direction that does not fit its kind, or comparing an actor with itself; a
+            non-positive rate, chunk or factor; a fraction outside ``0 <= n <= d``;
+            contradictory initial possessions (one entity, one unit, two values).
+            ``input_too_large`` beyond :data:`MAX_ENTITIES` / :data:`MAX_OPERATIONS`.
+    """
+
+    entities: tuple[str, ...]
+    initial_state: tuple[InitialPossession, ...]
+    operations: tuple[Operation, ...]
+    unknown: Unknown
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.entities, tuple) or not self.entities:
+            raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
+        if len(self.entities) > MAX_ENTITIES or len(self.operations) > MAX_OPERATIONS:
+            raise MathGraphError("input_too_large", f"more than {MAX_ENTITIES} entities or {MAX_OPERATIONS} operations", "graph")
+        for i, entity in enumerate(self.entities):
+            name(entity, f"entities[{i}]")
+        if len(set(self.entities)) != len(self.entities):
+            dup = next(e for e in self.entities if self.entities.count(e) > 1)
+            raise MathGraphError("malformed_input", f"duplicate entity {dup!r}", "entities")
+        known = set(self.entities)
+        held: dict[tuple[str, str], Fraction] = {}
+        for i, poss in enumerate(self.initial_state):
+            if poss.entity not in known:
+                raise MathGraphError("malformed_input", f"{poss.entity!r} is not an entity", f"initial_state[{i}].entity")
+            key = (poss.entity, poss.quantity.unit)
+            if key in held and held[key] != poss.quantity.value:
+                raise MathGraphError("malformed_input", f"{poss.entity} holds {format_exact(held[key])} and {format_exact(poss.quantity.value)} {poss.quantity.unit}", f"initial_state[{i}]")
+            held[key] = poss.quantity.value
+        for i, op in enumerate(self.operations):
+            _check_operation(op, known, f"operations[{i}]")
+        if self.unknown.entity is not None and self.unknown.entity not in known:
+            raise MathGraphError("malformed_input", f"{self.unknown.entity!r} is not an entity", "unknown.entity")
+
+    def as_json(self) -> dict[str, object]:
+        """The upstream JSON layout; :func:`graph_from_dict` reads it back to an equal graph."""
+        return {
+            "entities": list(self.entities),
+            "initial_state": [p.as_json() for p in self.initial_state],
+            "operations": [o.as_json() for o in self.operations],
+            "unknown": self.unknown.as_json(),
+        }
+
+    def canonical_bytes(self) -> bytes:
+        """UTF-8 JSON with sorted keys and compact separators (byte-equal for equal graphs)."""
+        return json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _check_operation(op: Operation, known: set[str], path: str) -> None:
+    if op.kind not in _OPERAND_TYPE:
+        raise MathGraphError("malformed_input", f"unknown operation kind {op.kind!r:.40}; expected one of {list(OPERATION_KINDS)}", f"{path}.kind")
+    if op.actor not in known:
+        raise MathGraphError("malformed_input", f"{op.actor!r} is not an entity", f"{path}.actor")
+    expected = _OPERAND_TYPE[op.kind]
+    if not isinstance(op.operand, expected):
+        raise MathGraphError("malformed_input", f"{op.kind} takes a {expected.__name__} operand, found {type(op.operand).__name__}", f"{path}.operand")
+    if op.kind == "transfer":
+        if op.target is None:
+            raise MathGraphError("malformed_input", "a transfer needs a target", f"{path}.target")
+        if op.target not in known:
+            raise MathGraphError("malformed_input", f"{op.target!r} is not an entity", f"{path}.target")
+        if op.target == op.actor:
+            raise MathGraphError("malformed_input", "a transfer's target must differ from its actor", f"{path}.target")
+    elif op.target is not None:
+        raise MathGraphError("malformed_input", "only a transfer has a target", f"{path}.target")
+    operand = op.operand
+    if isinstance(operand, Comparison):
+        allowed = ("more", "fewer") if op.kind == "compare_additive" else ("times", "fraction")
+        if operand.direction not in allowed:
+            raise MathGraphError("malformed_input", f"{op.kind} direction must be one of {allowed}, found {operand.direction!r:.20}", f"{path}.operand.direction")
+        if operand.reference_actor not in known:
+            raise MathGraphError("malformed_input", f"{operand.reference_actor!r} is not an entity", f"{path}.operand.reference_actor")
+        if operand.reference_actor == op.actor:
+            raise MathGraphError("malformed_input", "an entity cannot be compared with itself", f"{path}.operand.reference_actor")
+        if op.kind == "compare_additive" and (operand.delta is None or operand.factor is not None):
+            raise MathGraphError("malformed_input", "compare_additive takes a delta and no factor", f"{path}.operand")
+        if op.kind == "compare_multiplicative":
+            if operand.factor is None or operand.delta is not None:
+                raise MathGraphError("malformed_input", "compare_multiplicative takes a factor and no delta", f"{path}.operand")
+            if operand.factor <= 0:
+                raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.operand.factor")
+    if isinstance(operand, Rate) and operand.value <= 0:
+        raise MathGraphError("malformed_input", "a rate must be positive", f"{path}.operand.value")
+    if isinstance(operand, PartitionChunk) and operand.value <= 0:
+        raise MathGraphError("malformed_input", "a chunk must be positive", f"{path}.operand.value")
+    if isinstance(operand, FractionPortion) and not (0 <= operand.numerator <= operand.denominator and operand.denominator > 0):
+        raise MathGraphError("malformed_input", "a fraction portion needs 0 <= numerator <= denominator, denominator > 0", f"{path}.operand")
+
+
+# ----------------------------------------------------------------- JSON reading
+
+
+def _quantity(data: object, path: str) -> Quantity:
+    obj = fields(data, path, {"unit", "value"}, set())
+    return Quantity(exact(obj["value"], f"{path}.value"), name(obj["unit"], f"{path}.unit"))
+
+
+def _operand(kind: str, data: object, path: str) -> Operand:
+    if kind in ("add", "subtract", "transfer", "multiply", "divide"):
+        return _quantity(data, path)
+    if kind == "apply_rate":
+        obj = fields(data, path, {"value", "numerator_unit", "denominator_unit"}, set())
+        return Rate(exact(obj["value"], f"{path}.value"), name(obj["numerator_unit"], f"{path}.numerator_unit"), name(obj["denominator_unit"], f"{path}.denominator_unit"))
+    if kind in ("compare_additive", "compare_multiplicative"):
+        obj = fields(data, path, {"reference_actor", "direction"}, {"delta", "factor"})
+        delta = _quantity(obj["delta"], f"{path}.delta") if "delta" in obj else None
+        factor = exact(obj["factor"], f"{path}.factor") if "factor" in obj else None
+        return Comparison(name(obj["reference_actor"], f"{path}.reference_actor"), name(obj["direction"], f"{path}.direction"), delta, factor)
+    if kind == "unit_partition":
+        obj = fields(data, path, {"value", "unit", "result_unit"}, set())
+        return PartitionChunk(exact(obj["value"], f"{path}.value"), name(obj["unit"], f"{path}.unit"), name(obj["result_unit"], f"{path}.result_unit"))
+    if kind == "fraction_portion":
+        obj = fields(data, path, {"numerator", "denominator", "referent"}, set())
+        return FractionPortion(exact(obj["numerator"], f"{path}.numerator"), exact(obj["denominator"], f"{path}.denominator"), name(obj["referent"], f"{path}.referent"))
+    raise MathGraphError("malformed_input", f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}", path.rsplit(".", 1)[0] + ".kind")
+
+
+def graph_from_dict(data: object) -> MathProblemGraph:
+    """Read a math problem graph from JSON data (the upstream layout).
+
+    Numbers must be exact: ints, exact strings (``"7/2"``) or the text of JSON numbers as
+    kept by ``units._numbers.loads_exact`` — never ``float`` (read files with
+    :func:`adapters.read_json`).
+
+    Raises:
+        MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field.
+    """
+    obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, set())
+    for key in ("entities", "initial_state", "operations"):
+        if not isinstance(obj[key], list):
+            raise MathGraphError("malformed_input", f"must be a list, found {type(obj[key]).__name__}", key)
+        if len(obj[key]) > max(MAX_ENTITIES, MAX_OPERATIONS):  # type: ignore[arg-type]
+            raise MathGraphError("input_too_large", f"more than {max(MAX_ENTITIES, MAX_OPERATIONS)} items", key)
+    entities = tuple(name(e, f"entities[{i}]") for i, e in enumerate(obj["entities"]))  # type: ignore[arg-type]
+    initial = []
+    for i, item in enumerate(obj["initial_state"]):  # type: ignore[arg-type]
+        poss = fields(item, f"initial_state[{i}]", {"entity", "quantity"}, set())
+        initial.append(InitialPossession(name(poss["entity"], f"initial_state[{i}].entity"), _quantity(poss["quantity"], f"initial_state[{i}].quantity")))
+    operations = []
+    for i, item in enumerate(obj["operations"]):  # type: ignore[arg-type]
+        path = f"operations[{i}]"
+        op = fields(item, path, {"actor", "kind", "operand"}, {"target"})
+        kind = op["kind"]
+        if not isinstance(kind, str) or kind not in _OPERAND_TYPE:
+            raise MathGraphError("malformed_input", f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}", f"{path}.kind")
+        target = op.get("target")
+        operations.append(Operation(
+            name(op["actor"], f"{path}.actor"), kind, _operand(kind, op["operand"], f"{path}.operand"),
+            None if target is None else name(target, f"{path}.target"),
+        ))
+    unk = fields(obj["unknown"], "unknown", {"unit"}, {"entity"})
+    entity = unk.get("entity")
+    unknown = Unknown(None if entity is None else name(entity, "unknown.entity"), name(unk["unit"], "unknown.unit"))
+    return MathProblemGraph(entities, tuple(initial), tuple(operations), unknown)
+
+
+# ----------------------------------------------------------------- binding
+
+
+class _Binder:
+    """Builds the binding graph; tracks each entity's current state per quantity kind."""
+
+    def __init__(self, graph: MathProblemGraph, vocab: UnitVocabulary) -> None:
+        self.graph = graph
+        self.vocab = vocab
+        self.symbols: list[SymbolBinding] = []
+        self.facts: list[BoundFact] = []
+        self.equations: list[BoundEquation] = []
+        self.state: dict[tuple[str, object], tuple[str, str]] = {}  # (entity, kind) -> (symbol id, unit)
+        self.partitions: dict[str, tuple[object, str]] = {}  # entity -> (kind, unit) of its latest partition count
+        self.slugs: dict[str, str] = {}
+        used: set[str] = set()
+        for entity in graph.entities:
+            base = slug(entity)
+            candidate, n = base, 2
+            while candidate in used:
+                candidate, n = f"{base}_{n}", n + 1
+            used.add(candidate)
+            self.slugs[entity] = candidate
+
+    def kind(self, unit: str) -> object:
+        try:
+            return self.vocab.resolve(unit).kind
+        except UnitRefusal:
+            return ("<unresolved>", unit)
+
+    def add_symbol(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> str:
+        self.symbols.append(SymbolBinding(
+            symbol_id=symbol_id, name=label, semantic_role=role, source_span=span(SOURCE_ID, label),
+            introduced_by=INTRODUCED_BY, entity=entity, unit=unit,
+        ))
+        return symbol_id
+
+    def add_fact(self, symbol_id: str, value: Fraction, unit: str | None, label: str) -> None:
+        self.facts.append(BoundFact(symbol_id=symbol_id, value=format_exact(value), unit=unit, source_span=span(SOURCE_ID, label)))
+
+    def add_equation(self, lhs: str, rhs: sympy.Expr, kind: str, label: str, literal_unit: str | None = None) -> None:
+        self.equations.append(BoundEquation.create(
+            lhs_symbol_id=lhs, rhs=rhs, operation_kind=kind, source_span=span(SOURCE_ID, label), literal_unit=literal_unit,
+        ))
+
+    def current(self, entity: str, unit: str) -> tuple[str, str] | None:
+        return self.state.get((entity, self.kind(unit)))
+
+    def set_state(self, entity: str, unit: str, symbol_id: str) -> None:
+        self.state[(entity, self.kind(unit))] = (symbol_id, unit)
+
+    def bind(self) -> BindingGraph:
+        g = self.graph
+        for entity in g.entities:
+            self.add_symbol(f"entity_{self.slugs[entity]}", entity, "entity", entity, None)
+        for poss in g.initial_state:
+            unit = poss.quantity.unit
+            if self.current(poss.entity, unit) is not None:
+                raise MathGraphError("redeclared_state", f"{poss.entity} already holds a {unit}-kind quantity", "initial_state")
+            sid = f"q_{self.slugs[poss.entity]}_{slug(unit)}_t0"
+            label = f"{poss.entity}.{unit}@t0"
+            self.add_symbol(sid, label, "quantity", poss.entity, unit)
+            self.add_fact(sid, poss.quantity.value, unit, label)
+            self.set_state(poss.entity, unit, sid)
+        for i, op in enumerate(g.operations):
+            self.operation(i, op)
+        return self.finish()
+
+    def operation(self, i: int, op: Operation) -> None:
+        prefix = f"op_{i:03d}"
+        result = f"{prefix}_result"
+        label = f"op{i}.{op.kind}.{op.actor}"
+        where = f"operations[{i}]"
+        operand = op.operand
+        if isinstance(operand, Quantity) and op.kind in ("add", "subtract", "transfer"):
+            state = self.current(op.actor, operand.unit)
+            unit = state[1] if state else operand.unit
+            sign = 1 if op.kind == "add" else -1
+            rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
+            self.add_symbol(result, label, "quantity", op.actor, unit)
+            self.add_equation(result, rhs, op.kind, label, operand.unit)
+            self.set_state(op.actor, unit, result)
+            if op.kind == "transfer":
+                assert op.target is not None
+                target_state = self.current(op.target, operand.unit)
+                target_unit = target_state[1] if target_state else operand.unit
+                target_result = f"{prefix}_target_result"
+                target_label = f"op{i}.{op.kind}.{op.target}"
+                self.add_symbol(target_result, target_label, "quantity", op.target, target_unit)
+                rhs_t = (symbol(target_state[0]) if target_state else sympy.Integer(0)) + rational(operand.value)
+                self.add_equation(target_result, rhs_t, op.kind, target_label, operand.unit)
+                self.set_state(op.target, target_unit, target_result)
+            return
+        if isinstance(operand, Quantity):  # multiply, divide: a dimensionless scalar; the unit names the state
+            state = self.current(op.actor, operand.unit)
+            if state is None:
+                raise MathGraphError("state_unset", f"{op.actor} holds no {operand.unit} to {op.kind}", where)
+            scalar = f"{prefix}__multiplicand" if op.kind == "multiply" else f"{prefix}__divisor"
+            self.add_symbol(scalar, f"op{i}.scalar", "ratio", None, None)
+            self.add_fact(scalar, operand.value, None, f"op{i}.scalar")
+            self.add_symbol(result, label, "quantity", op.actor, state[1])
+            rhs = symbol(state[0]) * symbol(scalar) if op.kind == "multiply" else symbol(state[0]) / symbol(scalar)
+            self.add_equation(result, rhs, op.kind, label)
+            self.set_state(op.actor, state[1], result)
+            return
+        if isinstance(operand, Rate):
+            quantity = self.current(op.actor, operand.denominator_unit)
+            if quantity is None:
+                raise MathGraphError("state_unset", f"{op.actor} holds no {operand.denominator_unit}-kind quantity for the rate", where)
+            rate_unit = f"{operand.numerator_unit}_per_{operand.denominator_unit}"
+            rate = f"{prefix}__rate"
+            self.add_symbol(rate, f"op{i}.rate.{rate_unit}", "rate", None, rate_unit)
+            self.add_fact(rate, operand.value, rate_unit, f"op{i}.rate.{rate_unit}")
+            self.add_symbol(result, label, "quantity", op.actor, operand.numerator_unit)
+            self.add_equation(result, symbol(rate) * symbol(quantity[0]), op.kind, label)
+            self.set_state(op.actor, operand.numerator_unit, result)
+            return
+        if isinstance(operand, Comparison):
+            self.comparison(i, op, operand, result, label, where)
+            return
+        if isinstance(operand, PartitionChunk):
+            state = self.current(op.actor, operand.unit)
+            if state is None:
+                raise MathGraphError("state_unset", f"{op.actor} holds no {operand.unit}-kind quantity to partition", where)
+            chunk = f"{prefix}__chunk"
+            self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)
+            self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
+            self.add_symbol(result, label, "count", op.actor, operand.result_unit)
+            self.add_equation(result, symbol(state[0]) / symbol(chunk), op.kind, label)
+            self.set_state(op.actor, operand.result_unit, result)
+            self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
+            return
+        assert isinstance(operand, FractionPortion)
+        latest = self.partitions.get(op.actor)
+        if latest is None or latest[0] != self.kind(operand.referent):
+            raise MathGraphError("ambiguous_reference", f"{op.actor} has no {operand.referent} count made by a unit_partition", where)
+        state = self.state[(op.actor, latest[0])]
+        keep = 1 - operand.numerator / operand.denominator
+        self.add_symbol(result, label, "count", op.actor, state[1])
+        self.add_equation(result, rational(keep) * symbol(state[0]), op.kind, label)
+        self.set_state(op.actor, state[1], result)
+
+    def comparison(self, i: int, op: Operation, operand: Comparison, result: str, label: str, where: str) -> None:
+        ref = operand.reference_actor
+        if op.kind == "compare_additive":
+            assert operand.delta is not None
+            state = self.current(ref, operand.delta.unit)
+            if state is None:
+                raise MathGraphError("state_unset", f"{ref} holds no {operand.delta.unit}-kind quantity to compare with", where)
+            if self.current(op.actor, operand.delta.unit) is not None:
+                raise MathGraphError("redeclared_state", f"{op.actor} already holds a {operand.delta.unit}-kind quantity", where)
+            sign = 1 if operand.direction == "more" else -1
+            self.add_symbol(result, label, "quantity", op.actor, state[1])
+            self.add_equation(result, symbol(state[0]) + sign * rational(operand.delta.value), op.kind, label, operand.delta.unit)
+            self.set_state(op.actor, state[1], result)
+            return
+        assert operand.factor is not None
+        held = [(kind, value) for (entity, kind), value in self.state.items() if entity == ref]
+        if not held:
+            raise MathGraphError("state_unset", f"{ref} holds nothing to compare with", where)
+        if len(held) > 1:
+            raise MathGraphError("ambiguous_reference", f"{ref} holds several kinds ({', '.join(u for _, (_, u) in held)}); the comparison names none", where)
+        kind, (sid, unit) = held[0]
+        if (op.actor, kind) in self.state:
+            raise MathGraphError("redeclared_state", f"{op.actor} already holds a {unit}-kind quantity", where)
+        self.add_symbol(result, label, "quantity", op.actor, unit)
+        self.add_equation(result, rational(operand.factor) * symbol(sid), op.kind, label)
+        self.state[(op.actor, kind)] = (result, unit)
+
+    def finish(self) -> BindingGraph:
+        symbols_map = {s.symbol_id: s for s in self.symbols}
+        stamped = []
+        for eq in self.equations:
+            verdict = check_equation(eq, symbols_map, self.vocab)
+            if verdict.proof is not None:
+                stamped.append(_restamp(eq, "admitted", verdict.unit_proof, None))
+            else:
+                assert verdict.refusal is not None
+                stamped.append(_restamp(eq, "refused", UNVERIFIED_PROOF, verdict.refusal.reason))
+        unknown = self.graph.unknown
+        scope = self.slugs[unknown.entity] if unknown.entity is not None else "total"
+        uid = f"unknown_{scope}_{slug(unknown.unit)}"
+        ulabel = f"{unknown.entity if unknown.entity is not None else 'total'}|{unknown.unit}"
+        if uid in symbols_map:
+            raise MathGraphError("malformed_input", f"the unknown's id {uid} collides with another symbol", "unknown")
+        self.add_symbol(uid, ulabel, "unknown", unknown.entity, unknown.unit)
+        base = BindingGraph(symbols=tuple(self.symbols), facts=tuple(self.facts), equations=tuple(stamped))
+        probe = BoundUnknown(symbol_id=uid, question_span=span(SOURCE_ID, ulabel), state_index=resolve_state_index(base), question_form="identity", expected_unit=unknown.unit)
+        try:
+            form = infer_question_form(base, probe, self.vocab)
+        except QuestionTargetError as exc:
+            raise MathGraphError(exc.reason, exc.detail, "unknown") from None
+        bound = BoundUnknown(symbol_id=uid, question_span=probe.question_span, state_index=probe.state_index, question_form=form, expected_unit=unknown.unit)
+        return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(bound,))
+
+
+def _restamp(eq: BoundEquation, status: str, proof: str, reason: str | None) -> BoundEquation:
+    return BoundEquation(
+        lhs_symbol_id=eq.lhs_symbol_id, rhs=eq.rhs, rhs_canonical=eq.rhs_canonical, dependencies=eq.dependencies,
+        operation_kind=eq.operation_kind, source_span=eq.source_span, literal_unit=eq.literal_unit,
+        unit_proof=proof, admissibility_status=status, refusal_reason=reason,
+    )
+
+
+def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) -> BindingGraph:
+    """Bind a math problem graph into a verifier binding graph (deterministic, pure).
+
+    Args:
+        graph: a :class:`MathProblemGraph` (anything else is refused).
+        vocab: the unit vocabulary used to key states by quantity kind and to stamp each
+            equation's admissibility (default: :func:`units.default_vocabulary`).
+
+    Returns:
+        A :class:`~verifier.BindingGraph` whose equations are stamped ``admitted`` with
+        their unit proof or ``refused`` with a reason, and whose unknown carries the
+        ADR-0135 state index and question form.
+
+    Raises:
+        MathGraphError: ``not_a_math_problem_graph`` for another type; ``state_unset`` (an
+            operation reads a state never set), ``redeclared_state`` (a comparison would
+            overwrite a state), ``ambiguous_reference`` (a comparison's reference holds
+            several kinds; a fraction's referent is missing), or a question-target reason.
+    """
+    if not isinstance(graph, MathProblemGraph):
+        raise MathGraphError("not_a_math_problem_graph", f"expected a MathProblemGraph, found {type(graph).__name__}", "graph")
+    voc = vocab if vocab is not None else default_vocabulary()
+    if not isinstance(voc, UnitVocabulary):
+        raise MathGraphError("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab")
+    try:
+        return _Binder(graph, voc).bind()
+    except BindingGraphError as exc:
+        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+
+
+__all__ = [
+    "Comparison", "FractionPortion", "InitialPossession", "MathProblemGraph", "Operation", "PartitionChunk",
+    "Quantity", "Rate", "Unknown", "bind_math_problem_graph", "graph_from_dict",
+]
+_ = Mapping

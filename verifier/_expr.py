@@ -1,0 +1,280 @@
+"""Safe arithmetic expressions: our own parser, printer and exact evaluator.
+
+Never calls ``eval``, ``exec``, ``sympify`` or ``parse_expr`` (SPEC §8, §11):
+text becomes sympy objects built in code from symbol ids and exact rationals.
+
+Grammar::
+
+    expr   := term (("+" | "-") term)*
+    term   := unary (("*" | "/") unary)*
+    unary  := "-" unary | power
+    power  := atom ("**" INT)?          |INT| <= MAX_EXPONENT
+    atom   := NUMBER | IDENT | "(" expr ")"
+    NUMBER := digits ("." digits)?       at most units._numbers.MAX_DIGITS digits
+    IDENT  := [A-Za-z_][A-Za-z0-9_]*     at most MAX_IDENT_CHARS characters
+
+Anything else — calls, attributes, strings, brackets, ``^`` — is ``unsafe_expression``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Final
+
+import sympy
+
+from units._numbers import MAX_DIGITS, parse_exact
+from units.errors import UnitRefusal
+from verifier.errors import BindingGraphError
+
+MAX_EXPR_CHARS: Final[int] = 4096
+MAX_DEPTH: Final[int] = 32
+MAX_EXPONENT: Final[int] = 3
+MAX_IDENT_CHARS: Final[int] = 128
+
+_TOKEN: Final = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/()]))")
+_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def symbol(name: str) -> sympy.Symbol:
+    """The sympy symbol for a symbol id (no assumptions, so no renaming of ``E``, ``I``, ``N``)."""
+    return sympy.Symbol(name)
+
+
+def rational(value: Fraction) -> sympy.Rational:
+    """An exact sympy ``Rational`` from a :class:`~fractions.Fraction`."""
+    return sympy.Rational(value.numerator, value.denominator)
+
+
+def is_identifier(text: object) -> bool:
+    """True for an ASCII identifier of at most :data:`MAX_IDENT_CHARS` characters."""
+    return isinstance(text, str) and len(text) <= MAX_IDENT_CHARS and _IDENT.fullmatch(text) is not None
+
+
+def _tokens(text: str, path: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos:].strip() == "":
+            break
+        match = _TOKEN.match(text, pos)
+        if match is None:
+            raise BindingGraphError("unsafe_expression", f"unexpected character {text[pos:].lstrip()[:1]!r} (only + - * / ** ( ), numbers and identifiers)", path)
+        kind = match.lastgroup or ""
+        out.append((kind, match.group(kind)))
+        pos = match.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str, path: str) -> None:
+        self.tokens = _tokens(text, path)
+        self.pos = 0
+        self.path = path
+        self.depth = 0
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        token = self.peek()
+        if token is None:
+            raise BindingGraphError("malformed_input", "expression ends too early", self.path)
+        self.pos += 1
+        return token
+
+    def expr(self) -> sympy.Expr:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise BindingGraphError("input_too_large", f"expression nested deeper than {MAX_DEPTH}", self.path)
+        terms = [self.term()]
+        while (tok := self.peek()) is not None and tok[1] in "+-" and tok[0] == "op":
+            self.take()
+            right = self.term()
+            terms.append(right if tok[1] == "+" else -right)
+        self.depth -= 1
+        return sympy.Add(*terms)
+
+    def term(self) -> sympy.Expr:
+        value = self.unary()
+        while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ("*", "/"):
+            self.take()
+            right = self.unary()
+            value = value * right if tok[1] == "*" else value / right
+        return value
+
+    def unary(self) -> sympy.Expr:
+        tok = self.peek()
+        if tok == ("op", "-"):
+            self.take()
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise BindingGraphError("input_too_large", f"expression nested deeper than {MAX_DEPTH}", self.path)
+            value = -self.unary()
+            self.depth -= 1
+            return value
+        return self.power()
+
+    def power(self) -> sympy.Expr:
+        base = self.atom()
+        if self.peek() == ("op", "**"):
+            self.take()
+            sign = 1
+            if self.peek() == ("op", "-"):
+                self.take()
+                sign = -1
+            kind, text = self.take()
+            if kind != "num" or "." in text:
+                raise BindingGraphError("unsafe_expression", "an exponent must be a whole number", self.path)
+            if len(text) > 2 or int(text) > MAX_EXPONENT:
+                raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", self.path)
+            return base ** (sign * int(text))
+        return base
+
+    def atom(self) -> sympy.Expr:
+        kind, text = self.take()
+        if kind == "num":
+            try:
+                return rational(parse_exact(text, path=self.path))
+            except UnitRefusal as exc:
+                raise BindingGraphError(exc.reason, exc.detail, self.path) from None
+        if kind == "ident":
+            if len(text) > MAX_IDENT_CHARS:
+                raise BindingGraphError("input_too_large", f"identifier longer than {MAX_IDENT_CHARS}", self.path)
+            if self.peek() == ("op", "("):
+                raise BindingGraphError("unsafe_expression", f"function calls are not allowed ({text}(...))", self.path)
+            return symbol(text)
+        if text == "(":
+            value = self.expr()
+            if self.take() != ("op", ")"):
+                raise BindingGraphError("malformed_input", "expected ')'", self.path)
+            return value
+        raise BindingGraphError("malformed_input", f"unexpected {text!r}", self.path)
+
+
+def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
+    """Parse arithmetic text into a sympy expression, safely.
+
+    Args:
+        text: e.g. ``"q_sam_apples_t0 + 3"``, ``"2*q_bo"``, ``"(a + b)/2"``.
+        path: where the text sits in the input, for the error message.
+
+    Returns:
+        A sympy expression over ``Symbol(identifier)`` and exact ``Rational`` numbers.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` (not a string, empty, unbalanced);
+            ``unsafe_expression`` (anything outside the grammar, e.g. ``__import__('os')``,
+            ``x.real``, ``'a'``); ``input_too_large`` (over :data:`MAX_EXPR_CHARS`
+            characters, :data:`MAX_DEPTH` nesting, :data:`MAX_EXPONENT`, or
+            :data:`units._numbers.MAX_DIGITS` digits).
+    """
+    if not isinstance(text, str):
+        raise BindingGraphError("malformed_input", f"an expression must be a string, found {type(text).__name__}", path)
+    if len(text) > MAX_EXPR_CHARS:
+        raise BindingGraphError("input_too_large", f"expression longer than {MAX_EXPR_CHARS} characters", path)
+    if not text.strip():
+        raise BindingGraphError("malformed_input", "empty expression", path)
+    parser = _Parser(text, path)
+    value = parser.expr()
+    if parser.peek() is not None:
+        raise BindingGraphError("malformed_input", f"unexpected {parser.peek()[1]!r} after the expression", path)  # type: ignore[index]
+    check_expression(value, path=path)
+    return value
+
+
+def check_expression(expr: object, *, path: str = "") -> None:
+    """Refuse anything but sums, products, small integer powers, symbols and bounded rationals.
+
+    Raises:
+        BindingGraphError: ``unsafe_expression`` for any other sympy node or object;
+            ``input_too_large`` for a number over the digit bound or a big exponent.
+    """
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, sympy.Symbol):
+            if not is_identifier(node.name):
+                raise BindingGraphError("unsafe_expression", f"symbol name {node.name!r} is not an identifier", path)
+            continue
+        if isinstance(node, sympy.Rational):
+            if len(str(abs(node.p))) > MAX_DIGITS or len(str(node.q)) > MAX_DIGITS:
+                raise BindingGraphError("input_too_large", f"a number with more than {MAX_DIGITS} digits", path)
+            continue
+        if isinstance(node, (sympy.Add, sympy.Mul)):
+            stack.extend(node.args)
+            continue
+        if isinstance(node, sympy.Pow) and isinstance(node.exp, sympy.Integer):
+            if abs(int(node.exp)) > MAX_EXPONENT:
+                raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", path)
+            stack.append(node.base)
+            continue
+        raise BindingGraphError("unsafe_expression", f"{type(node).__name__} is not allowed in an equation", path)
+
+
+def print_expression(expr: sympy.Expr) -> str:
+    """Deterministic canonical text of an expression; :func:`parse_expression` reads it back exactly."""
+    return sympy.sstr(expr, order="lex")
+
+
+def free_names(expr: sympy.Expr) -> frozenset[str]:
+    """The names of the expression's free symbols."""
+    return frozenset(s.name for s in expr.free_symbols)
+
+
+class EvaluationError(ArithmeticError):
+    """An expression that has no exact value: a zero divisor, or a symbol with no value."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(reason, detail)
+        self.reason = reason
+        self.detail = detail
+
+
+def evaluate(expr: sympy.Expr, values: Mapping[str, Fraction], *, constant_scale: Fraction = Fraction(1)) -> Fraction:
+    """Exact value of ``expr`` with each symbol replaced by ``values[name]``.
+
+    Args:
+        expr: an expression accepted by :func:`check_expression`.
+        values: exact values by symbol name.
+        constant_scale: multiplies the additive constant term (the unit conversion of a
+            literal quantity, see ``BoundEquation.literal_unit``).
+
+    Raises:
+        EvaluationError: ``division_by_zero``; ``state_unset`` for a symbol with no value.
+    """
+    if constant_scale != 1 and isinstance(expr, sympy.Add):
+        total = Fraction(0)
+        for arg in expr.args:
+            part = _eval(arg, values)
+            total += part * constant_scale if isinstance(arg, sympy.Rational) else part
+        return total
+    if constant_scale != 1 and isinstance(expr, sympy.Rational):
+        return Fraction(int(expr.p), int(expr.q)) * constant_scale
+    return _eval(expr, values)
+
+
+def _eval(node: sympy.Expr, values: Mapping[str, Fraction]) -> Fraction:
+    if isinstance(node, sympy.Symbol):
+        try:
+            return values[node.name]
+        except KeyError:
+            raise EvaluationError("state_unset", f"{node.name} has no value") from None
+    if isinstance(node, sympy.Rational):
+        return Fraction(int(node.p), int(node.q))
+    if isinstance(node, sympy.Add):
+        return sum((_eval(a, values) for a in node.args), Fraction(0))
+    if isinstance(node, sympy.Mul):
+        out = Fraction(1)
+        for arg in node.args:
+            out *= _eval(arg, values)
+        return out
+    if isinstance(node, sympy.Pow):
+        base = _eval(node.base, values)
+        exp = int(node.exp)
+        if exp < 0 and base == 0:
+            raise EvaluationError("division_by_zero", f"{print_expression(node.base)} is zero")
+        return base**exp
+    raise EvaluationError("unsafe_expression", f"{type(node).__name__} cannot be evaluated")

@@ -1,0 +1,512 @@
+"""Per-kind dimensional admissibility of one equation, with unit proofs (SPEC §4, ADR-0134).
+
+``check_equation`` decides, for each of the ten operation kinds, whether the
+operands' units fit the kind, using the restricted pint registry of a
+:class:`units.UnitVocabulary` (per-unit dimensionalities and exact scales are
+computed by pint once and cached on each :class:`units.UnitRef`).  It never
+raises for a bad equation: it returns a :class:`Verdict` holding a
+:class:`UnitProof` or a typed :class:`Refusal`.
+
+Stricter than the upstream integer-exponent algebra where that algebra would let
+a wrong answer through: currencies, count kinds, containers and the unscaled
+degree stay apart; offset temperatures take no arithmetic; calendar units need a
+declared convention against days; a scalar multiplier is dimensionless; an
+apply_rate quantity must have exactly the rate's denominator dimension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+import sympy
+
+from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
+from units.dimension import DIMENSIONLESS
+from units.vocabulary import check_commensurable
+from verifier._expr import symbol
+from verifier.model import OPERATION_KINDS, BoundEquation, SymbolBinding
+from verifier.reasons import REFUSAL_REASONS
+
+ADDITIVE_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "compare_additive"})
+MULTIPLICAND_SUFFIX: Final[str] = "__multiplicand"
+DIVISOR_SUFFIX: Final[str] = "__divisor"
+CHUNK_SUFFIX: Final[str] = "__chunk"
+"""Symbol-id conventions (ADR-0133/0134): scalars of multiply, divisors of divide, chunks of unit_partition."""
+
+_COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A typed "no answer": ``reason`` from :data:`~verifier.reasons.REFUSAL_REASONS` and a short ``detail``.
+
+    Raises:
+        ValueError: at construction, for a reason outside the closed vocabulary.
+    """
+
+    reason: str
+    detail: str
+
+    def __post_init__(self) -> None:
+        if self.reason not in REFUSAL_REASONS:
+            raise ValueError(f"not a refusal reason: {self.reason!r}")
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.detail}"
+
+    def to_json(self) -> dict[str, object]:
+        """``{"reason", "detail"}``."""
+        return {"reason": self.reason, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class ProofOperand:
+    """One operand as the proof saw it.
+
+    Attributes:
+        symbol_id: the dependency (or ``"<literal>"`` for the rhs constant term).
+        role: its part in the kind: ``operand``, ``state``, ``scalar``, ``dividend``,
+            ``divisor``, ``rate``, ``quantity``, ``reference``, ``chunk``.
+        unit: the unit surface as written (``None`` for a unitless ratio).
+        dimension: its six-axis dimension as the proof counts it (scalars: dimensionless).
+        factor: exact factor applied to its magnitude in the equation's frame
+            (e.g. ``1/12`` for inches added to feet).
+    """
+
+    symbol_id: str
+    role: str
+    unit: str | None
+    dimension: DimensionVector
+    factor: Fraction
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data."""
+        return {"symbol_id": self.symbol_id, "role": self.role, "unit": self.unit,
+                "dimension": self.dimension.to_canonical_string(), "factor": _frac(self.factor)}
+
+
+@dataclass(frozen=True, slots=True)
+class UnitProof:
+    """Witness that one equation is dimensionally admissible.
+
+    Attributes:
+        operation_kind: the equation's kind.
+        lhs_symbol_id: the symbol defined.
+        operands: dependencies in sorted id order (the upstream proof order), then the literal.
+        result_unit: the unit of the result (a lemma or composite id), or ``None`` for a pure number.
+        result_dimension: its six-axis dimension.
+        declarations: caller declarations relied on (count nouns, calendar conventions).
+        rhs: the equation's right-hand side (sympy), so ``equation`` can be rebuilt.
+    """
+
+    operation_kind: str
+    lhs_symbol_id: str
+    operands: tuple[ProofOperand, ...]
+    result_unit: str | None
+    result_dimension: DimensionVector
+    declarations: tuple[str, ...]
+    rhs: sympy.Expr
+    result_ref: UnitRef | None = None
+
+    def to_canonical_string(self) -> str:
+        """``"<kind>: [<operand dims in sorted dep order>] -> <result dim>"`` (upstream format)."""
+        dims = ",".join(op.dimension.to_canonical_string() for op in self.operands if op.symbol_id != "<literal>")
+        return f"{self.operation_kind}: [{dims}] -> {self.result_dimension.to_canonical_string()}"
+
+    @property
+    def equation(self) -> sympy.Eq:
+        """The sympy equation ``Symbol(lhs) == rhs`` (built on demand, off the hot path)."""
+        return sympy.Eq(symbol(self.lhs_symbol_id), self.rhs, evaluate=False)
+
+    @property
+    def factors(self) -> dict[str, Fraction]:
+        """Exact frame factors by operand id (``"<literal>"`` for the constant term)."""
+        return {op.symbol_id: op.factor for op in self.operands}
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data (the proof string, units, factors, declarations)."""
+        return {
+            "proof": self.to_canonical_string(), "operation_kind": self.operation_kind,
+            "operands": [op.to_json() for op in self.operands], "result_unit": self.result_unit,
+            "result_dimension": self.result_dimension.to_canonical_string(),
+            "declarations": list(self.declarations), "equation": f"{self.lhs_symbol_id} = {sympy.sstr(self.rhs, order='lex')}",
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Admissibility of one equation: ``admitted`` with a proof, or ``refused`` with a refusal.
+
+    Attributes:
+        status: ``"admitted"`` or ``"refused"``.
+        proof: the :class:`UnitProof` when admitted, else ``None``.
+        refusal: the :class:`Refusal` when refused, else ``None``.
+    """
+
+    status: str
+    proof: UnitProof | None = None
+    refusal: Refusal | None = None
+
+    def __post_init__(self) -> None:
+        if self.status == "admitted":
+            if self.proof is None or self.refusal is not None:
+                raise ValueError("an admitted verdict holds a proof and no refusal")
+        elif self.status == "refused":
+            if self.refusal is None or self.proof is not None:
+                raise ValueError("a refused verdict holds a refusal and no proof")
+        else:
+            raise ValueError(f"status must be 'admitted' or 'refused', found {self.status!r}")
+
+    @property
+    def unit_proof(self) -> str:
+        """The proof string, or the sentinel ``"unverified"`` when refused (upstream slot)."""
+        return self.proof.to_canonical_string() if self.proof is not None else "unverified"
+
+    def __str__(self) -> str:
+        return f"admitted {self.unit_proof}" if self.proof is not None else f"refused {self.refusal}"
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data."""
+        out: dict[str, object] = {"status": self.status, "unit_proof": self.unit_proof}
+        if self.proof is not None:
+            out["proof"] = self.proof.to_json()
+        if self.refusal is not None:
+            out["refusal"] = self.refusal.to_json()
+        return out
+
+
+class _Refuse(Exception):  # noqa: N818 - internal control flow, never escapes
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(reason, detail)
+        self.reason = reason
+        self.detail = detail
+
+
+@dataclass(frozen=True, slots=True)
+class _Operand:
+    symbol_id: str
+    binding: SymbolBinding | None
+    ref: UnitRef | None  # None: a unitless ratio (a pure number)
+
+    @property
+    def dimension(self) -> DimensionVector:
+        return self.ref.dimension if self.ref is not None else DIMENSIONLESS
+
+    @property
+    def unit(self) -> str | None:
+        return self.binding.unit if self.binding is not None else (self.ref.surface if self.ref else None)
+
+
+def _symbol_table(symbols: object) -> Mapping[str, SymbolBinding]:
+    if isinstance(symbols, Mapping):
+        return symbols
+    if isinstance(symbols, Iterable) and not isinstance(symbols, (str, bytes)):
+        table: dict[str, SymbolBinding] = {}
+        for item in symbols:
+            if not isinstance(item, SymbolBinding):
+                raise _Refuse("malformed_input", f"symbols must be SymbolBinding objects, found {type(item).__name__}")
+            table[item.symbol_id] = item
+        return table
+    raise _Refuse("malformed_input", f"symbols must be a mapping or an iterable of SymbolBinding, found {type(symbols).__name__}")
+
+
+def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
+    try:
+        return vocab.resolve(unit, path=where)
+    except UnitRefusal as exc:
+        raise _Refuse(exc.reason, f"{where}: {exc}") from None
+
+
+def _operand(vocab: UnitVocabulary, table: Mapping[str, SymbolBinding], dep: str) -> _Operand:
+    binding = table.get(dep)
+    if binding is None:
+        raise _Refuse("unknown_symbol", f"dependency {dep!r} names no symbol")
+    if binding.unit is None:
+        if binding.semantic_role == "ratio":
+            return _Operand(dep, binding, None)
+        raise _Refuse("unit_unbound", f"{dep} carries no unit")
+    return _Operand(dep, binding, _resolve(vocab, binding.unit, f"{dep}.unit"))
+
+
+def _same_kind(a: _Operand, b: _Operand) -> None:
+    """Refuse unless two operands are of one quantity kind (dimensionless matches dimensionless)."""
+    if a.ref is None or b.ref is None:
+        if a.dimension == b.dimension and (a.ref is None or a.ref.kind == ()) and (b.ref is None or b.ref.kind == ()):
+            return
+        raise _Refuse("unit_mismatch", f"{a.symbol_id} is {a.dimension}, {b.symbol_id} is {b.dimension}")
+    if a.ref.dimension != b.ref.dimension:
+        raise _Refuse("unit_mismatch", f"{a.symbol_id} is {a.dimension}, {b.symbol_id} is {b.dimension}")
+    try:
+        check_commensurable(a.ref, b.ref)
+    except UnitRefusal as exc:
+        raise _Refuse(exc.reason, f"{a.symbol_id} ({a.ref.lemma}) vs {b.symbol_id} ({b.ref.lemma}): {exc.detail}") from None
+
+
+def _scale(ref: UnitRef | None) -> Fraction:
+    return ref.scale if ref is not None else Fraction(1)
+
+
+def _no_offset(*operands: _Operand) -> None:
+    for op in operands:
+        if op.ref is not None and op.ref.is_offset:
+            raise _Refuse("offset_unit_arithmetic", f"{op.symbol_id} is an absolute temperature ({op.ref.lemma}); arithmetic on it is ambiguous")
+
+
+def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabulary | None = None) -> Verdict:
+    """Decide the dimensional admissibility of one equation.
+
+    Args:
+        equation: the equation; its kind, dependencies and ``literal_unit`` are read.
+        symbols: the graph's symbols, as a mapping by id or an iterable of :class:`SymbolBinding`.
+        vocab: the unit vocabulary (default: :func:`units.default_vocabulary`).
+
+    Returns:
+        A :class:`Verdict`.  Never raises for a bad equation: every problem becomes a
+        refusal with a reason from the closed vocabulary (``unknown_operation``,
+        ``unknown_symbol``, ``unit_unbound``, ``unknown_unit``, ``unit_mismatch``,
+        ``incommensurable_units``, ``convention_required``, ``offset_unit_arithmetic``,
+        ``operand_arity``, ``rate_form_invalid``, ``malformed_input``).
+
+    Rules (SPEC §4 table; ADR-0134, made stricter):
+        add, subtract, transfer, compare_additive: all operands of one kind; the result
+        takes the lhs symbol's unit if it has one, else the first operand's.
+        multiply: one state times dimensionless scalars (``*__multiplicand`` or unitless
+        ``ratio`` symbols are scalars whatever their label).
+        divide: one dep over a dimensionless literal; or a dividend over a ``*__divisor``
+        (a unitless divisor keeps the dividend's unit, a unit-bearing one gives the quotient).
+        compare_multiplicative: the reference's state times a dimensionless factor.
+        apply_rate: one ``rate`` symbol ``X/Y`` and one quantity of exactly ``Y``'s kind → ``X``.
+        unit_partition: a state over a ``*__chunk`` of its kind → a count.
+        fraction_portion: a count state times ``n/d``.
+    """
+    if not isinstance(equation, BoundEquation):
+        return Verdict("refused", refusal=Refusal("malformed_input", f"expected a BoundEquation, found {type(equation).__name__}"))
+    try:
+        voc = vocab if vocab is not None else default_vocabulary()
+        if not isinstance(voc, UnitVocabulary):
+            raise _Refuse("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}")
+        return Verdict("admitted", proof=_check(equation, _symbol_table(symbols), voc))
+    except _Refuse as exc:
+        return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
+
+
+def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> UnitProof:
+    kind = eq.operation_kind
+    if kind not in OPERATION_KINDS:
+        raise _Refuse("unknown_operation", f"{kind!r} is not one of {', '.join(OPERATION_KINDS)}")
+    deps = [_operand(vocab, table, dep) for dep in sorted(eq.dependencies)]
+    literal = None
+    if eq.literal_unit is not None:
+        literal = _Operand("<literal>", None, _resolve(vocab, eq.literal_unit, "literal_unit"))
+    lhs = table.get(eq.lhs_symbol_id)
+    lhs_ref = None
+    if lhs is not None and lhs.unit is not None and lhs.symbol_id not in eq.dependencies:
+        lhs_ref = _resolve(vocab, lhs.unit, f"{lhs.symbol_id}.unit")
+    if kind in ADDITIVE_KINDS:
+        return _additive(eq, deps, literal, lhs_ref)
+    if literal is not None and kind not in ("unit_partition",):
+        raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
+    handler = {
+        "multiply": _multiply, "divide": _divide, "compare_multiplicative": _compare_multiplicative,
+        "apply_rate": _apply_rate, "unit_partition": _unit_partition, "fraction_portion": _fraction_portion,
+    }[kind]
+    return handler(eq, deps, literal, lhs_ref, vocab)
+
+
+def _proof(
+    eq: BoundEquation,
+    parts: list[tuple[_Operand, str, DimensionVector, Fraction]],
+    result: UnitRef | None,
+    result_dim: DimensionVector,
+    lhs_ref: UnitRef | None,
+) -> UnitProof:
+    """Assemble the proof; a declared lhs unit must be of the result's kind (its factor is folded in)."""
+    out_ref = result
+    rescale = Fraction(1)
+    if lhs_ref is not None:
+        if result is None:
+            if lhs_ref.kind != ():
+                raise _Refuse("unit_mismatch", f"lhs {eq.lhs_symbol_id} claims {lhs_ref.lemma} but the result is a pure number")
+        else:
+            lhs_op = _Operand(eq.lhs_symbol_id, None, lhs_ref)
+            _same_kind(_Operand("<result>", None, result), lhs_op)
+            if lhs_ref.lemma != result.lemma:
+                _no_offset(lhs_op)
+        rescale = _scale(result) / lhs_ref.scale if result is not None else Fraction(1) / lhs_ref.scale
+        out_ref = lhs_ref
+    operands = tuple(ProofOperand(op.symbol_id, role, op.unit, dim, factor * rescale) for op, role, dim, factor in parts)
+    declarations: list[str] = []
+    for op, _, _, _ in parts:
+        if op.ref is not None:
+            declarations.extend(op.ref.declarations)
+    for ref in (result, lhs_ref):
+        if ref is not None:
+            declarations.extend(ref.declarations)
+    return UnitProof(
+        operation_kind=eq.operation_kind, lhs_symbol_id=eq.lhs_symbol_id, operands=operands,
+        result_unit=out_ref.lemma if out_ref is not None else None, result_dimension=result_dim,
+        declarations=tuple(dict.fromkeys(declarations)), rhs=eq.rhs, result_ref=out_ref,
+    )
+
+
+def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None) -> UnitProof:
+    operands = [*deps, *([literal] if literal is not None else [])]
+    if not operands:
+        raise _Refuse("operand_arity", f"{eq.operation_kind} needs at least one operand")
+    first = operands[0]
+    for other in operands[1:]:
+        _same_kind(first, other)
+    _no_offset(*operands)
+    result = first.ref
+    parts = [(op, "operand", op.dimension, _scale(op.ref) / _scale(result)) for op in operands]
+    return _proof(eq, parts, result, first.dimension, lhs_ref)
+
+
+def _is_scalar(op: _Operand) -> bool:
+    return op.symbol_id.endswith(MULTIPLICAND_SUFFIX) or op.ref is None
+
+
+def _multiply(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+    states = [op for op in deps if not _is_scalar(op)]
+    if len(states) > 1:
+        bearing = [op for op in states if op.dimension != DIMENSIONLESS]
+        if len(bearing) > 1:
+            names = ", ".join(f"{op.symbol_id} ({op.dimension})" for op in bearing)
+            raise _Refuse("unit_mismatch", f"multiply scales one state by dimensionless scalars; found unit-bearing {names}")
+        states = bearing or states[:1]
+    if not states:
+        raise _Refuse("operand_arity", "multiply needs one state to scale (all operands are scalars)")
+    state = states[0]
+    _no_offset(state)
+    parts = []
+    for op in deps:
+        if op is state:
+            parts.append((op, "state", op.dimension, Fraction(1)))
+            continue
+        factor = Fraction(1)
+        if op.ref is not None and op.ref.kind == () and not op.symbol_id.endswith(MULTIPLICAND_SUFFIX):
+            factor = op.ref.scale  # a dimensionless unit such as percent: 50 % scales by 1/2
+        elif op.ref is not None and op.ref.kind != ():
+            _same_kind(state, op)  # the label names the state scaled (SPEC §5)
+        parts.append((op, "scalar", DIMENSIONLESS, factor))
+    return _proof(eq, parts, state.ref, state.dimension, lhs_ref)
+
+
+def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+    if len(deps) == 1:
+        (dividend,) = deps
+        _no_offset(dividend)
+        return _proof(eq, [(dividend, "dividend", dividend.dimension, Fraction(1))], dividend.ref, dividend.dimension, lhs_ref)
+    if len(deps) != 2:
+        raise _Refuse("operand_arity", f"divide takes 1 dependency (over a literal) or 2 (dividend, *{DIVISOR_SUFFIX}); found {len(deps)}")
+    divisors = [op for op in deps if op.symbol_id.endswith(DIVISOR_SUFFIX)]
+    if len(divisors) != 1:
+        raise _Refuse("operand_arity", f"a two-dependency divide needs exactly one *{DIVISOR_SUFFIX} symbol")
+    divisor = divisors[0]
+    dividend = deps[0] if deps[1] is divisor else deps[1]
+    _no_offset(dividend, divisor)
+    if divisor.ref is None or divisor.ref.kind == ():
+        parts = [(dividend, "dividend", dividend.dimension, Fraction(1)), (divisor, "divisor", DIMENSIONLESS, Fraction(1) / _scale(divisor.ref))]
+        return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), dividend.ref, dividend.dimension, lhs_ref)
+    quotient_dim = dividend.dimension / divisor.dimension
+    if dividend.ref is not None and dividend.ref.kind == divisor.ref.kind:
+        result = None  # like over like: a pure number
+        parts = [(dividend, "dividend", dividend.dimension, dividend.ref.scale / divisor.ref.scale), (divisor, "divisor", divisor.dimension, Fraction(1))]
+    else:
+        if dividend.ref is None:
+            raise _Refuse("unit_mismatch", "a unitless dividend over a unit-bearing divisor")
+        result = _resolve(vocab, f"{dividend.ref.lemma}_per_{divisor.ref.lemma}", "quotient unit")
+        parts = [(dividend, "dividend", dividend.dimension, Fraction(1)), (divisor, "divisor", divisor.dimension, Fraction(1))]
+    return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, quotient_dim, lhs_ref)
+
+
+def _compare_multiplicative(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+    if len(deps) != 1:
+        raise _Refuse("operand_arity", f"compare_multiplicative scales exactly one reference state; found {len(deps)} dependencies")
+    (ref,) = deps
+    _no_offset(ref)
+    return _proof(eq, [(ref, "reference", ref.dimension, Fraction(1))], ref.ref, ref.dimension, lhs_ref)
+
+
+def _rate_parts(rate: UnitRef) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    num = tuple((d, p) for d, p in rate.kind if p > 0)
+    den = tuple((d, -p) for d, p in rate.kind if p < 0)
+    return num, den
+
+
+def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+    if len(deps) != 2:
+        raise _Refuse("operand_arity", f"apply_rate takes a rate and a quantity; found {len(deps)} dependencies")
+    rates = [op for op in deps if op.binding is not None and op.binding.semantic_role == "rate"]
+    if len(rates) != 1:
+        raise _Refuse("rate_form_invalid", "apply_rate needs exactly one dependency with semantic_role 'rate'")
+    rate = rates[0]
+    quantity = deps[0] if deps[1] is rate else deps[1]
+    if rate.ref is None or quantity.ref is None:
+        raise _Refuse("rate_form_invalid", "the rate and the quantity must both carry units")
+    _no_offset(quantity)
+    num_kind, den_kind = _rate_parts(rate.ref)
+    if not den_kind:
+        raise _Refuse("rate_form_invalid", f"{rate.ref.lemma} is not a rate X/Y")
+    den_axes = DimensionVector(tuple(-e if e < 0 else 0 for e in rate.ref.dimension.exponents))  # type: ignore[arg-type]
+    if quantity.ref.kind != tuple(sorted(den_kind)):
+        if quantity.dimension != den_axes:
+            raise _Refuse("rate_form_invalid", f"{quantity.symbol_id} is {quantity.dimension}; the rate {rate.ref.lemma} needs {den_axes}")
+        if quantity.ref.is_calendar != rate.ref.is_calendar and den_axes == DimensionVector.from_axes({"time": 1}):
+            raise _Refuse("convention_required", f"{quantity.ref.lemma} against {rate.ref.lemma}: calendar units need a declared convention")
+        raise _Refuse("incommensurable_units", f"{quantity.ref.lemma} is not the kind the rate {rate.ref.lemma} is per")
+    result = _numerator_unit(rate.ref, num_kind, vocab)
+    result_dim = rate.ref.dimension * quantity.dimension
+    factor = rate.ref.scale * quantity.ref.scale / _scale(result)
+    parts = [(rate, "rate", rate.dimension, Fraction(1)), (quantity, "quantity", quantity.dimension, factor)]
+    return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, result_dim, lhs_ref)
+
+
+def _numerator_unit(rate: UnitRef, num_kind: tuple[tuple[str, int], ...], vocab: UnitVocabulary) -> UnitRef | None:
+    """The rate's numerator unit X (``dollar`` of ``dollar_per_hour``), or ``None`` for a pure number (hertz)."""
+    if not num_kind:
+        return None
+    head = rate.lemma.partition("_per_")[0]
+    if head and head != rate.lemma:
+        try:
+            ref = vocab.resolve(head)
+        except UnitRefusal:
+            ref = None
+        if ref is not None and ref.kind == tuple(sorted(num_kind)):
+            return ref
+    raise _Refuse("rate_form_invalid", f"cannot name the numerator unit of {rate.lemma}")
+
+
+def _unit_partition(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+    chunks = [op for op in deps if op.symbol_id.endswith(CHUNK_SUFFIX)]
+    if literal is not None and len(deps) == 1 and not chunks:
+        state, chunk = deps[0], literal
+    elif len(deps) == 2 and len(chunks) == 1 and literal is None:
+        chunk = chunks[0]
+        state = deps[0] if deps[1] is chunk else deps[1]
+    else:
+        raise _Refuse("operand_arity", f"unit_partition divides a state by one *{CHUNK_SUFFIX} (or a literal chunk)")
+    _same_kind(state, chunk)
+    _no_offset(state, chunk)
+    if lhs_ref is not None and lhs_ref.dimension != _COUNT:
+        raise _Refuse("unit_mismatch", f"unit_partition makes a count; {eq.lhs_symbol_id} claims {lhs_ref.lemma}")
+    parts = [(state, "state", state.dimension, _scale(state.ref) / _scale(chunk.ref)), (chunk, "chunk", chunk.dimension, Fraction(1))]
+    parts = sorted(parts, key=lambda p: p[0].symbol_id) if chunk is not literal else parts
+    result_dim = _COUNT if lhs_ref is not None else DIMENSIONLESS
+    return _proof(eq, parts, None if lhs_ref is None else lhs_ref, result_dim, None)
+
+
+def _fraction_portion(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+    if len(deps) != 1:
+        raise _Refuse("operand_arity", f"fraction_portion takes exactly one count (its referent); found {len(deps)} dependencies")
+    (state,) = deps
+    if state.dimension != _COUNT:
+        raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")
+    return _proof(eq, [(state, "state", state.dimension, Fraction(1))], state.ref, state.dimension, lhs_ref)
+
+
+def _frac(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"

@@ -1,0 +1,686 @@
+"""The binding-graph model: frozen, slotted values that validate on construction.
+
+Mirrors the upstream data model (ADR-0132, -0133, -0134, -0135): symbols,
+facts, equations, unknowns, constraints and provenance spans, with the same
+canonical line format (``S``, ``F``, ``E``, ``U``, ``C``, ``P``).  Unlike
+upstream, an equation's right-hand side is a sympy expression over
+``Symbol(symbol_id)`` and exact ``Rational`` numbers; ``rhs_canonical`` and
+``dependencies`` are derived from it.
+
+Knows nothing of input formats (``adapters`` builds graphs) and nothing of
+units beyond carrying unit surfaces as strings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final, Literal
+
+import sympy
+
+from units._numbers import format_exact, parse_exact
+from units.errors import UnitRefusal
+from verifier._expr import check_expression, free_names, is_identifier, parse_expression, print_expression
+from verifier.errors import BindingGraphError
+
+SEMANTIC_ROLES: Final[frozenset[str]] = frozenset(
+    {"entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"}
+)
+"""Closed semantic-role vocabulary (ADR-0132).  A ``ratio`` symbol with no unit is a dimensionless number."""
+
+ADMISSIBILITY_STATUSES: Final[frozenset[str]] = frozenset({"admitted", "pending", "refused"})
+QUESTION_FORMS: Final[frozenset[str]] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
+STATE_INDEX_LABELS: Final[frozenset[str]] = frozenset({"initial", "terminal"})
+OPERATION_KINDS: Final[tuple[str, ...]] = (
+    "add", "subtract", "transfer", "multiply", "divide", "apply_rate",
+    "compare_additive", "compare_multiplicative", "unit_partition", "fraction_portion",
+)
+"""The ten operation kinds (ADR-0115, SPEC §4)."""
+
+UNVERIFIED_PROOF: Final[str] = "unverified"
+"""The ``unit_proof`` slot of an equation that is pending or refused (upstream sentinel)."""
+
+MAX_TEXT_CHARS: Final[int] = 512
+MAX_GRAPH_ITEMS: Final[int] = 5000
+"""Most symbols (and most equations) one graph may hold (``input_too_large`` beyond)."""
+
+_SOURCE_ID: Final = re.compile(r"[A-Za-z0-9_.:/\-]+")
+_PREDICATE: Final = re.compile(r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*) (?P<op>>=|<=|==|!=|>|<) (?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?)|integer\((?P<isym>[A-Za-z_][A-Za-z0-9_]*)\)")
+
+
+def _fail(detail: str, path: str, reason: str = "malformed_input") -> BindingGraphError:
+    return BindingGraphError(reason, detail, path)
+
+
+def _text(value: object, path: str, *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, str) or not value:
+        raise _fail(f"expected a non-empty string, found {value!r:.60}", path)
+    if len(value) > MAX_TEXT_CHARS:
+        raise _fail(f"longer than {MAX_TEXT_CHARS} characters", path, "input_too_large")
+    if any(ch in value for ch in "\n\r\t\x00") or value != value.strip():
+        raise _fail(f"must be one trimmed line of text: {value!r:.60}", path)
+
+
+def _ident(value: object, path: str) -> None:
+    if not is_identifier(value):
+        raise _fail(f"expected an identifier ([A-Za-z_][A-Za-z0-9_]*), found {value!r:.60}", path)
+
+
+def _int(value: object, path: str) -> None:
+    if type(value) is not int:
+        raise _fail(f"expected an int, found {type(value).__name__}", path)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SourceSpanLink:
+    """A half-open slice ``[start, end)`` of a source text.
+
+    Attributes:
+        source_id: the source's id (``[A-Za-z0-9_.:/-]+``), e.g. ``"math_problem_graph"``.
+        start: first character, ``>= 0``.
+        end: one past the last character, ``> start``.
+        text: the spanned text, or ``None`` where the producer does not keep it.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a bad id, non-int bounds or ``end <= start``.
+    """
+
+    source_id: str
+    start: int
+    end: int
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        _text(self.source_id, "source_span.source_id")
+        if not _SOURCE_ID.fullmatch(self.source_id):
+            raise _fail(f"source_id must match [A-Za-z0-9_.:/-]+, found {self.source_id!r}", "source_span.source_id")
+        _int(self.start, "source_span.start")
+        _int(self.end, "source_span.end")
+        if self.start < 0 or self.end <= self.start:
+            raise _fail(f"need 0 <= start < end, found [{self.start}:{self.end}]", "source_span")
+        _text(self.text, "source_span.text", optional=True)
+
+    def to_canonical_string(self) -> str:
+        """``source_id[start:end]`` (upstream format)."""
+        return f"{self.source_id}[{self.start}:{self.end}]"
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_json` reads it back."""
+        out: dict[str, object] = {"source_id": self.source_id, "start": self.start, "end": self.end}
+        if self.text is not None:
+            out["text"] = self.text
+        return out
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "source_span") -> SourceSpanLink:
+        """Read :meth:`to_json` output, checking every key and type."""
+        obj = _object(data, path, {"source_id", "start", "end"}, {"text"})
+        return _build(cls, path, source_id=obj["source_id"], start=obj["start"], end=obj["end"], text=obj.get("text"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SymbolBinding:
+    """One symbol of the graph: id, role, owner entity, unit and provenance.
+
+    Attributes:
+        symbol_id: an identifier, unique in the graph (``q_sam_apples_t0``).
+        name: a readable name (``Sam.apples@t0``).
+        semantic_role: one of :data:`SEMANTIC_ROLES`.
+        source_span: where the symbol comes from.
+        introduced_by: what created it (``bind_math_problem_graph``).
+        entity: the owner entity's name, or ``None``.
+        unit: the unit surface as written (``"feet"``), or ``None``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` naming the field.
+    """
+
+    symbol_id: str
+    name: str
+    semantic_role: str
+    source_span: SourceSpanLink
+    introduced_by: str
+    entity: str | None = None
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        _ident(self.symbol_id, "symbol.symbol_id")
+        _text(self.name, f"symbols[{self.symbol_id}].name")
+        if self.semantic_role not in SEMANTIC_ROLES:
+            raise _fail(f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {self.semantic_role!r:.40}", f"symbols[{self.symbol_id}].semantic_role")
+        if not isinstance(self.source_span, SourceSpanLink):
+            raise _fail("source_span must be a SourceSpanLink", f"symbols[{self.symbol_id}].source_span")
+        _text(self.introduced_by, f"symbols[{self.symbol_id}].introduced_by")
+        _text(self.entity, f"symbols[{self.symbol_id}].entity", optional=True)
+        _text(self.unit, f"symbols[{self.symbol_id}].unit", optional=True)
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_json` reads it back."""
+        return {
+            "symbol_id": self.symbol_id, "name": self.name, "semantic_role": self.semantic_role,
+            "source_span": self.source_span.to_json(), "introduced_by": self.introduced_by,
+            "entity": self.entity, "unit": self.unit,
+        }
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "symbol") -> SymbolBinding:
+        """Read :meth:`to_json` output, checking every key and type."""
+        obj = _object(data, path, {"symbol_id", "name", "semantic_role", "source_span", "introduced_by"}, {"entity", "unit"})
+        return _build(
+            cls, path, symbol_id=obj["symbol_id"], name=obj["name"], semantic_role=obj["semantic_role"],
+            source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"),
+            introduced_by=obj["introduced_by"], entity=obj.get("entity"), unit=obj.get("unit"),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoundFact:
+    """A grounded fact ``symbol_id = value [unit]``.
+
+    Attributes:
+        symbol_id: the symbol the fact binds.
+        value: an exact decimal or fraction string (``"5"``, ``"2.5"``, ``"7/2"``).
+        source_span: where the fact comes from.
+        unit: the unit surface, or ``None``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a value outside the exact grammar
+            (``nan``, ``inf``, ``1e5``, floats); ``input_too_large`` for over-long digits.
+    """
+
+    symbol_id: str
+    value: str
+    source_span: SourceSpanLink
+    unit: str | None = None
+
+    def __post_init__(self) -> None:
+        _ident(self.symbol_id, "fact.symbol_id")
+        path = f"facts[{self.symbol_id}].value"
+        if not isinstance(self.value, str):
+            raise _fail(f"value must be an exact decimal or fraction string, found {type(self.value).__name__}", path)
+        try:
+            parse_exact(self.value, path=path)
+        except UnitRefusal as exc:
+            raise BindingGraphError(exc.reason, exc.detail + f" (found {self.value[:40]!r})", path) from None
+        if not isinstance(self.source_span, SourceSpanLink):
+            raise _fail("source_span must be a SourceSpanLink", f"facts[{self.symbol_id}].source_span")
+        _text(self.unit, f"facts[{self.symbol_id}].unit", optional=True)
+
+    @property
+    def magnitude(self) -> Fraction:
+        """The exact value (never through ``float``)."""
+        return parse_exact(self.value)
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_json` reads it back."""
+        return {"symbol_id": self.symbol_id, "value": self.value, "unit": self.unit, "source_span": self.source_span.to_json()}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "fact") -> BoundFact:
+        """Read :meth:`to_json` output, checking every key and type."""
+        obj = _object(data, path, {"symbol_id", "value", "source_span"}, {"unit"})
+        return _build(cls, path, symbol_id=obj["symbol_id"], value=obj["value"], unit=obj.get("unit"),
+                      source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoundEquation:
+    """A derived relation ``lhs_symbol_id := rhs``.
+
+    Build with :meth:`create` (which derives ``rhs_canonical`` and ``dependencies``).
+
+    Attributes:
+        lhs_symbol_id: the symbol defined.
+        rhs: a sympy expression over ``Symbol(symbol_id)`` and exact ``Rational`` numbers.
+        rhs_canonical: the deterministic text of ``rhs`` (derived).
+        dependencies: the names of ``rhs``'s free symbols (derived).
+        operation_kind: one of :data:`OPERATION_KINDS` (any identifier is stored;
+            admissibility refuses unknown kinds with ``unknown_operation``).
+        source_span: where the equation comes from.
+        literal_unit: unit of the additive constant term of ``rhs`` (the upstream
+            ``add(Sam, 3 apples)`` form keeps its literal in the expression), or ``None``
+            when every number in ``rhs`` is dimensionless.
+        unit_proof: the recorded proof string, or :data:`UNVERIFIED_PROOF`.
+        admissibility_status: ``admitted``, ``pending`` or ``refused``.
+        refusal_reason: required when refused, ``None`` otherwise.
+
+    Raises:
+        BindingGraphError: ``malformed_input``/``unsafe_expression``/``input_too_large``
+            naming the field.
+    """
+
+    lhs_symbol_id: str
+    rhs: sympy.Expr
+    rhs_canonical: str
+    dependencies: frozenset[str]
+    operation_kind: str
+    source_span: SourceSpanLink
+    literal_unit: str | None = None
+    unit_proof: str = UNVERIFIED_PROOF
+    admissibility_status: str = "pending"
+    refusal_reason: str | None = None
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        lhs_symbol_id: str,
+        rhs: sympy.Expr,
+        operation_kind: str,
+        source_span: SourceSpanLink,
+        literal_unit: str | None = None,
+        unit_proof: str = UNVERIFIED_PROOF,
+        admissibility_status: str = "pending",
+        refusal_reason: str | None = None,
+    ) -> BoundEquation:
+        """Build an equation, deriving ``rhs_canonical`` and ``dependencies`` from ``rhs``."""
+        path = f"equations[{lhs_symbol_id}].rhs"
+        check_expression(rhs, path=path)
+        return cls(
+            lhs_symbol_id=lhs_symbol_id, rhs=rhs, rhs_canonical=print_expression(rhs), dependencies=free_names(rhs),
+            operation_kind=operation_kind, source_span=source_span, literal_unit=literal_unit,
+            unit_proof=unit_proof, admissibility_status=admissibility_status, refusal_reason=refusal_reason,
+        )
+
+    def __post_init__(self) -> None:
+        _ident(self.lhs_symbol_id, "equation.lhs_symbol_id")
+        where = f"equations[{self.lhs_symbol_id}]"
+        check_expression(self.rhs, path=f"{where}.rhs")
+        if not isinstance(self.rhs_canonical, str) or self.rhs_canonical != print_expression(self.rhs):
+            raise _fail("rhs_canonical must be the canonical text of rhs (use BoundEquation.create)", f"{where}.rhs_canonical")
+        if not isinstance(self.dependencies, frozenset) or self.dependencies != free_names(self.rhs):
+            raise _fail("dependencies must equal the free symbols of rhs (use BoundEquation.create)", f"{where}.dependencies")
+        _ident(self.operation_kind, f"{where}.operation_kind")
+        if not isinstance(self.source_span, SourceSpanLink):
+            raise _fail("source_span must be a SourceSpanLink", f"{where}.source_span")
+        _text(self.literal_unit, f"{where}.literal_unit", optional=True)
+        _text(self.unit_proof, f"{where}.unit_proof")
+        if self.admissibility_status not in ADMISSIBILITY_STATUSES:
+            raise _fail(f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status")
+        if self.admissibility_status == "refused":
+            _text(self.refusal_reason, f"{where}.refusal_reason")
+        elif self.refusal_reason is not None:
+            raise _fail("refusal_reason is only set when the status is 'refused'", f"{where}.refusal_reason")
+        if self.admissibility_status != "admitted" and self.unit_proof != UNVERIFIED_PROOF:
+            raise _fail(f"a {self.admissibility_status} equation's unit_proof is {UNVERIFIED_PROOF!r}", f"{where}.unit_proof")
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data (``rhs`` as its canonical text); :meth:`from_json` reads it back."""
+        return {
+            "lhs_symbol_id": self.lhs_symbol_id, "rhs_canonical": self.rhs_canonical,
+            "dependencies": sorted(self.dependencies), "operation_kind": self.operation_kind,
+            "literal_unit": self.literal_unit, "unit_proof": self.unit_proof,
+            "admissibility_status": self.admissibility_status, "refusal_reason": self.refusal_reason,
+            "source_span": self.source_span.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "equation") -> BoundEquation:
+        """Read :meth:`to_json` output, parsing ``rhs_canonical`` with our safe grammar."""
+        obj = _object(
+            data, path, {"lhs_symbol_id", "rhs_canonical", "operation_kind", "source_span"},
+            {"dependencies", "literal_unit", "unit_proof", "admissibility_status", "refusal_reason"},
+        )
+        rhs = parse_expression(obj["rhs_canonical"], path=f"{path}.rhs_canonical")
+        deps = obj.get("dependencies")
+        if deps is not None and (not isinstance(deps, list) or sorted(free_names(rhs)) != deps):
+            raise _fail(f"dependencies {deps!r:.80} differ from the symbols of rhs_canonical", f"{path}.dependencies")
+        return _build(
+            cls.create, path, lhs_symbol_id=obj["lhs_symbol_id"], rhs=rhs, operation_kind=obj["operation_kind"],
+            source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"),
+            literal_unit=obj.get("literal_unit"), unit_proof=obj.get("unit_proof", UNVERIFIED_PROOF),
+            admissibility_status=obj.get("admissibility_status", "pending"), refusal_reason=obj.get("refusal_reason"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OperationIndex:
+    """The state after operation (equation) ``index`` (ADR-0135's ``Operation`` variant).
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a non-int or negative index.
+    """
+
+    index: int
+
+    def __post_init__(self) -> None:
+        _int(self.index, "state_index.index")
+        if self.index < 0:
+            raise _fail(f"operation index must be >= 0, found {self.index}", "state_index.index")
+
+    def __str__(self) -> str:
+        return f"op({self.index})"
+
+
+StateIndex = Literal["initial", "terminal"] | OperationIndex
+
+
+def state_index_text(state: StateIndex) -> str:
+    """``initial``, ``terminal`` or ``op(i)`` (upstream canonical token)."""
+    return str(state)
+
+
+def parse_state_index(value: object, path: str = "state_index") -> StateIndex:
+    """Read ``"initial"``, ``"terminal"``, ``"op(3)"`` or ``{"operation_index": 3}``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for anything else.
+    """
+    if isinstance(value, OperationIndex):
+        return value
+    if value in STATE_INDEX_LABELS:
+        return value  # type: ignore[return-value]
+    if isinstance(value, str):
+        match = re.fullmatch(r"op\(([0-9]{1,6})\)", value)
+        if match:
+            return OperationIndex(int(match.group(1)))
+    if isinstance(value, dict) and set(value) == {"operation_index"}:
+        index = value["operation_index"]
+        _int(index, path)
+        return OperationIndex(index)
+    raise _fail(f"state index must be 'initial', 'terminal' or 'op(i)', found {value!r:.40}", path)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoundUnknown:
+    """The question's target: a symbol at a state index, with a question form (ADR-0135).
+
+    Attributes:
+        symbol_id: the unknown symbol (its binding carries the entity and unit asked).
+        question_span: where the question is.
+        state_index: ``"initial"``, ``"terminal"`` or :class:`OperationIndex`.
+        question_form: one of :data:`QUESTION_FORMS`.
+        expected_unit: the unit the answer is asked in, or ``None``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` naming the field.
+    """
+
+    symbol_id: str
+    question_span: SourceSpanLink
+    state_index: StateIndex
+    question_form: str
+    expected_unit: str | None = None
+
+    def __post_init__(self) -> None:
+        _ident(self.symbol_id, "unknown.symbol_id")
+        where = f"unknowns[{self.symbol_id}]"
+        if not isinstance(self.question_span, SourceSpanLink):
+            raise _fail("question_span must be a SourceSpanLink", f"{where}.question_span")
+        if not isinstance(self.state_index, OperationIndex) and self.state_index not in STATE_INDEX_LABELS:
+            raise _fail(f"state_index must be 'initial', 'terminal' or OperationIndex, found {self.state_index!r:.40}", f"{where}.state_index")
+        if self.question_form not in QUESTION_FORMS:
+            raise _fail(f"question_form must be one of {sorted(QUESTION_FORMS)}, found {self.question_form!r:.40}", f"{where}.question_form")
+        _text(self.expected_unit, f"{where}.expected_unit", optional=True)
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_json` reads it back."""
+        return {
+            "symbol_id": self.symbol_id, "expected_unit": self.expected_unit,
+            "state_index": state_index_text(self.state_index), "question_form": self.question_form,
+            "question_span": self.question_span.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "unknown") -> BoundUnknown:
+        """Read :meth:`to_json` output, checking every key and type."""
+        obj = _object(data, path, {"symbol_id", "state_index", "question_form", "question_span"}, {"expected_unit"})
+        return _build(
+            cls, path, symbol_id=obj["symbol_id"], expected_unit=obj.get("expected_unit"),
+            state_index=parse_state_index(obj["state_index"], f"{path}.state_index"), question_form=obj["question_form"],
+            question_span=SourceSpanLink.from_json(obj["question_span"], path=f"{path}.question_span"),
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoundConstraint:
+    """A predicate on one symbol's value: ``"x >= 0"``, ``"x != 3/2"`` or ``"integer(x)"``.
+
+    Attributes:
+        symbol_id: the constrained symbol (must be the one named in ``predicate``).
+        predicate: the canonical predicate text.
+        source_span: where it comes from.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a predicate outside that grammar.
+    """
+
+    symbol_id: str
+    predicate: str
+    source_span: SourceSpanLink
+
+    def __post_init__(self) -> None:
+        _ident(self.symbol_id, "constraint.symbol_id")
+        where = f"constraints[{self.symbol_id}].predicate"
+        _text(self.predicate, where)
+        match = _PREDICATE.fullmatch(self.predicate)
+        if match is None or (match["sym"] or match["isym"]) != self.symbol_id:
+            raise _fail(f"predicate must be '{self.symbol_id} <op> <number>' or 'integer({self.symbol_id})'", where)
+        if match["num"]:
+            try:
+                parse_exact(match["num"], path=where)
+            except UnitRefusal as exc:
+                raise BindingGraphError(exc.reason, exc.detail, where) from None
+        if not isinstance(self.source_span, SourceSpanLink):
+            raise _fail("source_span must be a SourceSpanLink", f"constraints[{self.symbol_id}].source_span")
+
+    def holds(self, value: Fraction) -> bool:
+        """Whether an exact value satisfies the predicate."""
+        match = _PREDICATE.fullmatch(self.predicate)
+        assert match is not None
+        if match["isym"]:
+            return value.denominator == 1
+        bound = parse_exact(match["num"])
+        return {
+            ">=": value >= bound, "<=": value <= bound, ">": value > bound,
+            "<": value < bound, "==": value == bound, "!=": value != bound,
+        }[match["op"]]
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_json` reads it back."""
+        return {"symbol_id": self.symbol_id, "predicate": self.predicate, "source_span": self.source_span.to_json()}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "constraint") -> BoundConstraint:
+        """Read :meth:`to_json` output, checking every key and type."""
+        obj = _object(data, path, {"symbol_id", "predicate", "source_span"}, set())
+        return _build(cls, path, symbol_id=obj["symbol_id"], predicate=obj["predicate"],
+                      source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BindingGraph:
+    """A complete binding graph; every cross-reference is checked on construction.
+
+    Attributes:
+        symbols: unique symbol bindings, in introduction order.
+        facts: grounded facts.
+        equations: equations in operation order (``OperationIndex(i)`` is ``equations[i]``).
+        unknowns: the question targets.
+        constraints: predicates on symbol values.
+        provenance: source spans of the input text.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for wrong types, duplicate symbol ids, a
+            reference to no symbol, a symbol defined by two equations, an operation index
+            out of range or a dependency cycle; ``input_too_large`` beyond
+            :data:`MAX_GRAPH_ITEMS`.
+    """
+
+    symbols: tuple[SymbolBinding, ...] = ()
+    facts: tuple[BoundFact, ...] = ()
+    equations: tuple[BoundEquation, ...] = ()
+    unknowns: tuple[BoundUnknown, ...] = ()
+    constraints: tuple[BoundConstraint, ...] = ()
+    provenance: tuple[SourceSpanLink, ...] = ()
+    _by_id: dict[str, SymbolBinding] = field(init=False, repr=False, compare=False, hash=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, item_type in (
+            ("symbols", SymbolBinding), ("facts", BoundFact), ("equations", BoundEquation),
+            ("unknowns", BoundUnknown), ("constraints", BoundConstraint), ("provenance", SourceSpanLink),
+        ):
+            items = getattr(self, name)
+            if not isinstance(items, tuple):
+                raise _fail(f"must be a tuple, found {type(items).__name__}", name)
+            if len(items) > MAX_GRAPH_ITEMS:
+                raise _fail(f"more than {MAX_GRAPH_ITEMS} items", name, "input_too_large")
+            for i, item in enumerate(items):
+                if not isinstance(item, item_type):
+                    raise _fail(f"must be a {item_type.__name__}, found {type(item).__name__}", f"{name}[{i}]")
+        by_id = self._by_id
+        for i, sym in enumerate(self.symbols):
+            if sym.symbol_id in by_id:
+                raise _fail(f"duplicate symbol id {sym.symbol_id!r}", f"symbols[{i}].symbol_id")
+            by_id[sym.symbol_id] = sym
+        for i, fact in enumerate(self.facts):
+            self._known(fact.symbol_id, f"facts[{i}].symbol_id")
+        lhs_seen: set[str] = set()
+        for i, eq in enumerate(self.equations):
+            self._known(eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id")
+            if eq.lhs_symbol_id in lhs_seen:
+                raise _fail(f"{eq.lhs_symbol_id!r} is defined by two equations", f"equations[{i}].lhs_symbol_id")
+            lhs_seen.add(eq.lhs_symbol_id)
+            for dep in sorted(eq.dependencies):
+                self._known(dep, f"equations[{i}].dependencies")
+        for i, unk in enumerate(self.unknowns):
+            self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
+            if isinstance(unk.state_index, OperationIndex) and unk.state_index.index >= len(self.equations):
+                raise _fail(f"operation index {unk.state_index.index} >= {len(self.equations)} equations", f"unknowns[{i}].state_index")
+        for i, con in enumerate(self.constraints):
+            self._known(con.symbol_id, f"constraints[{i}].symbol_id")
+        cycle = find_cycle(self.equations)
+        if cycle:
+            raise _fail("dependency cycle: " + " -> ".join(cycle), "equations")
+
+    def _known(self, symbol_id: str, path: str) -> None:
+        if symbol_id not in self._by_id:
+            raise _fail(f"{symbol_id!r} names no symbol of the graph", path)
+
+    def symbol(self, symbol_id: str) -> SymbolBinding:
+        """The binding of ``symbol_id`` (``KeyError`` if absent)."""
+        return self._by_id[symbol_id]
+
+    @property
+    def symbol_map(self) -> dict[str, SymbolBinding]:
+        """Symbols by id (a fresh dict)."""
+        return dict(self._by_id)
+
+    def to_canonical_string(self) -> str:
+        """The upstream line format, byte-deterministic (given order; ``deps`` sorted)."""
+        lines: list[str] = []
+        for sym in self.symbols:
+            lines.append(
+                f"S {sym.symbol_id} {sym.name} {sym.semantic_role} entity={sym.entity} unit={sym.unit} "
+                f"span={sym.source_span.to_canonical_string()} by={sym.introduced_by}"
+            )
+        for fact in self.facts:
+            lines.append(f"F {fact.symbol_id} = {fact.value} unit={fact.unit} span={fact.source_span.to_canonical_string()}")
+        for eq in self.equations:
+            lit = f" literal_unit={eq.literal_unit}" if eq.literal_unit is not None else ""
+            lines.append(
+                f"E {eq.lhs_symbol_id} := {eq.rhs_canonical} op={eq.operation_kind} deps=[{','.join(sorted(eq.dependencies))}]"
+                f"{lit} unit_proof={eq.unit_proof} status={eq.admissibility_status} refusal={eq.refusal_reason} "
+                f"span={eq.source_span.to_canonical_string()}"
+            )
+        for unk in self.unknowns:
+            lines.append(
+                f"U {unk.symbol_id} expected_unit={unk.expected_unit} state={state_index_text(unk.state_index)} "
+                f"form={unk.question_form} qspan={unk.question_span.to_canonical_string()}"
+            )
+        for con in self.constraints:
+            lines.append(f"C {con.symbol_id} pred={con.predicate} span={con.source_span.to_canonical_string()}")
+        for span in self.provenance:
+            lines.append(f"P {span.to_canonical_string()} text={span.text}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_json` reads it back exactly."""
+        return {
+            "symbols": [s.to_json() for s in self.symbols],
+            "facts": [f.to_json() for f in self.facts],
+            "equations": [e.to_json() for e in self.equations],
+            "unknowns": [u.to_json() for u in self.unknowns],
+            "constraints": [c.to_json() for c in self.constraints],
+            "provenance": [p.to_json() for p in self.provenance],
+        }
+
+    @classmethod
+    def from_json(cls, data: object, /) -> BindingGraph:
+        """Read :meth:`to_json` output, checking every key and type.
+
+        Raises:
+            BindingGraphError: naming the first bad field (``equations[2].rhs_canonical``).
+        """
+        obj = _object(data, "graph", {"symbols"}, {"facts", "equations", "unknowns", "constraints", "provenance"})
+        parts: dict[str, tuple[object, ...]] = {}
+        for key, reader in (
+            ("symbols", SymbolBinding.from_json), ("facts", BoundFact.from_json), ("equations", BoundEquation.from_json),
+            ("unknowns", BoundUnknown.from_json), ("constraints", BoundConstraint.from_json),
+            ("provenance", SourceSpanLink.from_json),
+        ):
+            items = obj.get(key, [])
+            if not isinstance(items, list):
+                raise _fail(f"must be a list, found {type(items).__name__}", key)
+            if len(items) > MAX_GRAPH_ITEMS:
+                raise _fail(f"more than {MAX_GRAPH_ITEMS} items", key, "input_too_large")
+            parts[key] = tuple(reader(item, path=f"{key}[{i}]") for i, item in enumerate(items))  # type: ignore[operator]
+        return cls(**parts)  # type: ignore[arg-type]
+
+
+def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
+    """A dependency cycle among equations (``[a, b, a]``), or ``[]`` when acyclic."""
+    graph = {eq.lhs_symbol_id: sorted(eq.dependencies) for eq in equations}
+    state: dict[str, int] = {}
+    for start in graph:
+        if state.get(start):
+            continue
+        stack: list[tuple[str, int]] = [(start, 0)]
+        path: list[str] = []
+        while stack:
+            node, i = stack.pop()
+            if i == 0:
+                if state.get(node) == 1:
+                    return [*path[path.index(node):], node]
+                if state.get(node) == 2:
+                    continue
+                state[node] = 1
+                path.append(node)
+            deps = graph.get(node, [])
+            if i < len(deps):
+                stack.append((node, i + 1))
+                stack.append((deps[i], 0))
+            else:
+                state[node] = 2
+                path.pop()
+    return []
+
+
+def _object(data: object, path: str, required: set[str], optional: set[str]) -> dict[str, object]:
+    if not isinstance(data, dict):
+        raise _fail(f"expected an object, found {type(data).__name__}", path)
+    missing = sorted(required - set(data))
+    if missing:
+        raise _fail(f"missing field(s) {missing}", path)
+    unknown = sorted(set(data) - required - optional)
+    if unknown:
+        raise _fail(f"unknown field(s) {unknown}", path)
+    return data
+
+
+def _build(factory: object, path: str, **kwargs: object) -> object:
+    try:
+        return factory(**kwargs)  # type: ignore[operator]
+    except BindingGraphError as exc:
+        raise BindingGraphError(exc.reason, exc.detail, f"{path}.{exc.path}" if exc.path else path) from None
+    except TypeError as exc:  # a wrong type reaching sympy or a comparison
+        raise _fail(f"wrong type: {exc}", path) from None
+
+
+def fact_value_text(value: Fraction) -> str:
+    """The canonical fact string of an exact value (``"7/2"``)."""
+    return format_exact(value)

@@ -1,0 +1,132 @@
+"""Question targets: state index and question form of an unknown (ADR-0135, over a binding graph).
+
+The resolver reads only the binding graph (and the vocabulary, to compare unit
+kinds): which equations *touch* the unknown's entity (its lhs or a dependency
+belongs to that entity; every equation touches an ``entity=None`` total), then
+applies the closed precedence of ADR-0135:
+
+1. no equation touches → ``identity``;
+2. any ``compare_multiplicative`` touches → ``ratio``;
+3. any ``compare_additive`` touches → ``difference``;
+4. any ``apply_rate`` touches → ``total`` when the unknown's unit is of the rate's
+   numerator kind, ``rate`` when of its denominator kind, else refuse
+   (``apply_rate_unit_mismatch``);
+5. all touching kinds in {add, subtract, transfer, multiply, divide} → ``count``;
+   ``unit_partition`` and ``fraction_portion`` also make counts (our extension:
+   ADR-0135 predates those two kinds);
+6. anything else → refuse (``unmappable_question_form``).
+
+The state index is ``terminal`` when the graph has equations, ``initial`` otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from units import UnitRefusal, UnitVocabulary
+from verifier.model import BindingGraph, BoundUnknown, StateIndex
+
+_COUNT_KINDS = frozenset({"add", "subtract", "transfer", "multiply", "divide", "unit_partition", "fraction_portion"})
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionTarget:
+    """The resolved target of one unknown: its entity (``None`` for a total), unit, state index and form."""
+
+    entity: str | None
+    unit: str | None
+    state_index: StateIndex
+    question_form: str
+
+
+class QuestionTargetError(ValueError):
+    """A question target that cannot be resolved; ``reason`` is an ADR-0135 reason."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(reason, detail)
+        self.reason = reason
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.detail}"
+
+
+def entities(graph: BindingGraph) -> tuple[str, ...]:
+    """Entity names of the graph (symbols with role ``entity``), in introduction order."""
+    return tuple(dict.fromkeys(s.entity or s.name for s in graph.symbols if s.semantic_role == "entity"))
+
+
+def resolve_state_index(graph: BindingGraph) -> StateIndex:
+    """``"terminal"`` when the graph has equations, else ``"initial"`` (ADR-0135)."""
+    return "terminal" if graph.equations else "initial"
+
+
+def _kind(vocab: UnitVocabulary, unit: str | None) -> object:
+    if unit is None:
+        return None
+    try:
+        return vocab.resolve(unit).kind
+    except UnitRefusal:
+        return ("<unresolved>", unit)
+
+
+def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabulary) -> str:
+    """The ADR-0135 question form of ``unknown`` (see the module docstring for the precedence).
+
+    Raises:
+        QuestionTargetError: ``unknown_entity_not_in_entities``, ``apply_rate_unit_mismatch``
+            or ``unmappable_question_form``.
+    """
+    binding = graph.symbol(unknown.symbol_id)
+    entity = binding.entity
+    if entity is not None and entity not in entities(graph):
+        raise QuestionTargetError("unknown_entity_not_in_entities", f"{entity!r} is not an entity of the graph")
+    touching = []
+    for eq in graph.equations:
+        owners = {graph.symbol(eq.lhs_symbol_id).entity} | {graph.symbol(d).entity for d in eq.dependencies}
+        if entity is None or entity in owners:
+            touching.append(eq)
+    if not touching:
+        return "identity"
+    kinds = {eq.operation_kind for eq in touching}
+    if "compare_multiplicative" in kinds:
+        return "ratio"
+    if "compare_additive" in kinds:
+        return "difference"
+    if "apply_rate" in kinds:
+        asked = _kind(vocab, unknown.expected_unit or binding.unit)
+        for eq in touching:
+            if eq.operation_kind != "apply_rate":
+                continue
+            for dep in sorted(eq.dependencies):
+                sym = graph.symbol(dep)
+                if sym.semantic_role == "rate" and sym.unit is not None:
+                    num, _, den = sym.unit.partition("_per_")
+                    rate_kind = _kind(vocab, sym.unit)
+                    num_kind = _kind(vocab, num) if den else None
+                    den_kind = _kind(vocab, den) if den else None
+                    if isinstance(rate_kind, tuple) and not den and rate_kind and rate_kind[0] != "<unresolved>":
+                        num_kind = tuple((d, p) for d, p in rate_kind if p > 0)  # type: ignore[misc]
+                        den_kind = tuple((d, -p) for d, p in rate_kind if p < 0)  # type: ignore[misc]
+                    if asked == num_kind:
+                        return "total"
+                    if asked == den_kind:
+                        return "rate"
+        raise QuestionTargetError("apply_rate_unit_mismatch", f"{unknown.expected_unit or binding.unit!r} is neither the rate's numerator nor its denominator")
+    if kinds <= _COUNT_KINDS:
+        return "count"
+    raise QuestionTargetError("unmappable_question_form", f"no question form fits operation kinds {sorted(kinds)}")
+
+
+def resolve_target(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabulary) -> QuestionTarget:
+    """Resolve an unknown's target and check it against what the unknown records.
+
+    Raises:
+        QuestionTargetError: as :func:`infer_question_form`; also
+            ``unmappable_question_form`` when the recorded form disagrees with the graph.
+    """
+    binding = graph.symbol(unknown.symbol_id)
+    form = infer_question_form(graph, unknown, vocab)
+    if form != unknown.question_form:
+        raise QuestionTargetError("unmappable_question_form", f"the unknown records form {unknown.question_form!r} but the graph implies {form!r}")
+    return QuestionTarget(binding.entity, unknown.expected_unit or binding.unit, unknown.state_index, form)

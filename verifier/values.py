@@ -1,0 +1,611 @@
+"""Exact values and answers of a binding graph (SPEC §4 Values, Question targets; ADR-0134 amendment).
+
+``verify`` checks every equation's admissibility, reads every fact as an exact
+rational, solves the equations by forward substitution in dependency order and
+hands whatever is left to sympy's exact linear solving (with a certificate:
+unique, ``underdetermined``, ``inconsistent`` or ``nonlinear``), checks the
+value domain (counts are whole and non-negative; a division that must be whole
+is exact, never floored), and answers each unknown from its entity's state at
+the asked state index — or refuses with a typed reason.  Knows nothing of input
+formats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+import sympy
+
+from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
+from units._numbers import format_exact
+from units.dimension import DimensionVector
+from units.vocabulary import check_commensurable
+from verifier._expr import EvaluationError, evaluate, parse_expression, rational, symbol
+from verifier.admissibility import Refusal, UnitProof, Verdict, check_equation
+from verifier.errors import BindingGraphError
+from verifier.model import BindingGraph, BoundEquation, OperationIndex, StateIndex, state_index_text
+from verifier.targets import QuestionTargetError, entities, resolve_target
+
+POLICIES: Final[frozenset[str]] = frozenset({"count_exact", "integer"})
+"""``count_exact``: counts are whole and divisions into counts exact.  ``integer``: also every
+quotient integral, with a whole non-zero divisor (the upstream relational oracle's rule)."""
+
+MAX_VALUE_BITS: Final[int] = 100
+"""Largest numerator or denominator bit length of a value (about 30 digits); ``value_out_of_range`` beyond."""
+
+SCALING_KINDS: Final[frozenset[str]] = frozenset({"multiply", "divide", "compare_multiplicative", "unit_partition", "fraction_portion"})
+QUOTIENT_KINDS: Final[frozenset[str]] = frozenset({"divide", "unit_partition", "fraction_portion"})
+_COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """An exact solved value: ``magnitude`` (``sympy.Rational``) in ``unit`` (a surface or lemma; ``None`` for a pure number)."""
+
+    magnitude: sympy.Rational
+    unit: str | None
+
+    def __str__(self) -> str:
+        return f"{self.magnitude}" + (f" {self.unit}" if self.unit else "")
+
+    def to_json(self) -> dict[str, object]:
+        """``{"magnitude": "7/2", "unit": "feet"}``."""
+        return {"magnitude": str(self.magnitude), "unit": self.unit}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to one unknown.
+
+    Attributes:
+        value: exact ``sympy.Rational``.
+        unit: the unit it is given in (the unit asked).
+        question_form: the ADR-0135 form (``count``, ``total``, ``ratio`` …).
+        state_index: ``"initial"``, ``"terminal"`` or :class:`~verifier.model.OperationIndex`.
+    """
+
+    value: sympy.Rational
+    unit: str | None
+    question_form: str
+    state_index: StateIndex
+
+    def __str__(self) -> str:
+        return f"{self.value}" + (f" {self.unit}" if self.unit else "")
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data."""
+        return {"value": str(self.value), "unit": self.unit, "question_form": self.question_form,
+                "state_index": state_index_text(self.state_index)}
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One step of the solution, replayable from the recorded data alone.
+
+    Attributes:
+        action: ``fact``, ``equation``, ``solve``, ``answer`` or ``refuse``.
+        target: the symbol (or unknown) the step sets.
+        formula: canonical expression text (``equation``: the rhs; ``answer``: a sum of states).
+        factors: exact frame factors by input name (``<literal>`` scales the constant term).
+        inputs: the exact input values used, by name.
+        value: the exact result (``"7/2"``), or ``""`` for a refusal.
+        unit: the unit of ``value``.
+        note: a reason or remark.
+    """
+
+    action: str
+    target: str
+    formula: str = ""
+    factors: tuple[tuple[str, str], ...] = ()
+    inputs: tuple[tuple[str, str], ...] = ()
+    value: str = ""
+    unit: str | None = None
+    note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data."""
+        return {"action": self.action, "target": self.target, "formula": self.formula,
+                "factors": dict(self.factors), "inputs": dict(self.inputs), "value": self.value,
+                "unit": self.unit, "note": self.note}
+
+
+class ReplayError(AssertionError):
+    """A trace that does not reproduce its own recorded values."""
+
+
+def replay(trace: tuple[TraceStep, ...]) -> dict[str, Fraction]:
+    """Recompute every value of a trace from its recorded formulas and inputs.
+
+    Returns:
+        The recomputed values by target.
+
+    Raises:
+        ReplayError: when a step's recomputed value differs from the recorded one, or a
+            ``solve`` step's values do not satisfy its recorded equations.
+    """
+    values: dict[str, Fraction] = {}
+    for step in trace:
+        if step.action == "refuse":
+            continue
+        if step.action == "fact":
+            values[step.target] = _parse(step.value)
+            continue
+        if step.action == "solve":
+            for name, text in step.inputs:
+                values[name] = _parse(text)
+            for line in step.formula.split(";"):
+                if line.strip() and evaluate(parse_expression(line.strip()), values) != 0:
+                    raise ReplayError(f"solve step: {line.strip()} != 0 with the recorded solution")
+            continue
+        factors = {name: _parse(text) for name, text in step.factors}
+        frame = {name: values[name] * factors.get(name, Fraction(1)) for name, _ in step.inputs}
+        for name, text in step.inputs:
+            if values.get(name) != _parse(text):
+                raise ReplayError(f"{step.target}: input {name} is {values.get(name)}, recorded {text}")
+        got = evaluate(parse_expression(step.formula), frame, constant_scale=factors.get("<literal>", Fraction(1)))
+        if got != _parse(step.value):
+            raise ReplayError(f"{step.target}: recomputed {got}, recorded {step.value}")
+        values[step.target] = got
+    return values
+
+
+def _parse(text: str) -> Fraction:
+    return Fraction(text)  # our own format_exact output: "a" or "a/b"
+
+
+@dataclass(frozen=True, slots=True)
+class GraphReport:
+    """Everything ``verify`` found about one graph.
+
+    Attributes:
+        verdicts: ``lhs_symbol_id`` → :class:`~verifier.admissibility.Verdict`.
+        values: ``symbol_id`` → :class:`Value` for every solved symbol.
+        refusals: ``symbol_id`` → :class:`~verifier.admissibility.Refusal` for every refused symbol.
+        answers: unknown ``symbol_id`` → :class:`Answer` or :class:`Refusal`.
+        trace: the ordered steps; :meth:`replay` recomputes them.
+        policy: the division policy used.
+    """
+
+    verdicts: Mapping[str, Verdict]
+    values: Mapping[str, Value]
+    refusals: Mapping[str, Refusal]
+    answers: Mapping[str, Answer | Refusal]
+    trace: tuple[TraceStep, ...] = field(repr=False)
+    policy: str = "count_exact"
+
+    def replay(self) -> dict[str, Fraction]:
+        """Recompute the trace (see :func:`replay`) and check it reproduces every answer.
+
+        Raises:
+            ReplayError: on any mismatch.
+        """
+        values = replay(self.trace)
+        for name, answer in self.answers.items():
+            if isinstance(answer, Answer) and values.get(name) != Fraction(int(answer.value.p), int(answer.value.q)):
+                raise ReplayError(f"answer {name}: replayed {values.get(name)}, reported {answer.value}")
+        return values
+
+    def lines(self) -> list[str]:
+        """One readable line per equation and per answer."""
+        out = []
+        for lhs, verdict in self.verdicts.items():
+            value = self.values.get(lhs)
+            tail = f" = {value}" if value is not None else (f"; value refused {self.refusals[lhs]}" if lhs in self.refusals and verdict.status == "admitted" else "")
+            out.append(f"{lhs}: {verdict}{tail}")
+        for name, answer in self.answers.items():
+            out.append(f"answer {name}: {answer}" if isinstance(answer, Answer) else f"answer {name}: refused {answer}")
+        return out
+
+    def __repr__(self) -> str:
+        admitted = sum(v.status == "admitted" for v in self.verdicts.values())
+        answers = "; ".join(
+            f"{k} = {a}" if isinstance(a, Answer) else f"{k} refused {a.reason}" for k, a in self.answers.items()
+        )
+        return (f"GraphReport({len(self.verdicts)} equations, {admitted} admitted; "
+                f"{len(self.values)} values, {len(self.refusals)} refused; answers: {answers or 'none'})")
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data: verdicts, values, refusals, answers and the trace."""
+        return {
+            "policy": self.policy,
+            "verdicts": {k: v.to_json() for k, v in self.verdicts.items()},
+            "values": {k: v.to_json() for k, v in self.values.items()},
+            "refusals": {k: r.to_json() for k, r in self.refusals.items()},
+            "answers": {k: ({"answer": a.to_json()} if isinstance(a, Answer) else {"refusal": a.to_json()}) for k, a in self.answers.items()},
+            "trace": [s.to_json() for s in self.trace],
+        }
+
+
+class _Solver:
+    """State of one ``verify`` run (private)."""
+
+    def __init__(self, graph: BindingGraph, vocab: UnitVocabulary, policy: str) -> None:
+        self.graph = graph
+        self.vocab = vocab
+        self.policy = policy
+        self.symbols = graph.symbol_map
+        self.values: dict[str, Fraction] = {}
+        self.units: dict[str, UnitRef | None] = {}
+        self.refusals: dict[str, Refusal] = {}
+        self.trace: list[TraceStep] = []
+        self.verdicts: dict[str, Verdict] = {}
+        self.by_lhs: dict[str, BoundEquation] = {eq.lhs_symbol_id: eq for eq in graph.equations}
+
+    # ------------------------------------------------------------ helpers
+    def refuse(self, name: str, reason: str, detail: str) -> None:
+        if name not in self.refusals:
+            self.refusals[name] = Refusal(reason, detail)
+            self.values.pop(name, None)
+            self.trace.append(TraceStep("refuse", name, note=f"{reason}: {detail}"))
+
+    def declared_unit(self, name: str) -> UnitRef | None | Refusal:
+        unit = self.symbols[name].unit
+        if unit is None:
+            return None
+        try:
+            return self.vocab.resolve(unit, path=f"{name}.unit")
+        except UnitRefusal as exc:
+            return Refusal(exc.reason, str(exc))
+
+    def domain(self, name: str, value: Fraction, ref: UnitRef | None, kind: str | None) -> Refusal | None:
+        """Range and count checks of one value (``kind``: the producing equation's kind)."""
+        if value.numerator.bit_length() > MAX_VALUE_BITS or value.denominator.bit_length() > MAX_VALUE_BITS:
+            return Refusal("value_out_of_range", f"{name} has more than {MAX_VALUE_BITS} bits")
+        if ref is not None and ref.dimension == _COUNT:
+            in_root = value * ref.scale
+            if in_root < 0:
+                return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
+            if in_root.denominator != 1:
+                reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
+                return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
+        return None
+
+    # ------------------------------------------------------------ facts
+    def facts(self) -> None:
+        for fact in self.graph.facts:
+            name = fact.symbol_id
+            if name in self.refusals:
+                continue
+            declared = self.declared_unit(name)
+            if isinstance(declared, Refusal):
+                self.refuse(name, declared.reason, declared.detail)
+                continue
+            value = fact.magnitude
+            ref = declared
+            if fact.unit is not None and (declared is None or fact.unit != declared.surface):
+                try:
+                    fref = self.vocab.resolve(fact.unit, path=f"facts[{name}].unit")
+                    if declared is not None:
+                        check_commensurable(fref, declared)
+                        if fref.is_offset or declared.is_offset:
+                            value = self.vocab.convert(value, fref.surface, declared.surface)
+                        else:
+                            value = value * fref.scale / declared.scale
+                    else:
+                        ref = fref
+                except UnitRefusal as exc:
+                    self.refuse(name, exc.reason, str(exc))
+                    continue
+            if name in self.values and self.values[name] != value:
+                self.refuse(name, "inconsistent", f"two facts give {name} the values {format_exact(self.values[name])} and {format_exact(value)}")
+                continue
+            bad = self.domain(name, value, ref, None)
+            if bad is not None:
+                self.refuse(name, bad.reason, bad.detail)
+                continue
+            self.values[name] = value
+            self.units[name] = ref
+            self.trace.append(TraceStep("fact", name, value=format_exact(value), unit=_unit_text(ref)))
+
+    # ------------------------------------------------------------ equations
+    def order(self) -> list[BoundEquation]:
+        done: dict[str, None] = {}
+        out: list[BoundEquation] = []
+
+        def visit(eq: BoundEquation) -> None:
+            if eq.lhs_symbol_id in done:
+                return
+            done[eq.lhs_symbol_id] = None
+            for dep in sorted(eq.dependencies):
+                if dep in self.by_lhs:
+                    visit(self.by_lhs[dep])
+            out.append(eq)
+
+        for eq in self.graph.equations:
+            visit(eq)
+        return out
+
+    def forward(self) -> list[BoundEquation]:
+        pending: list[BoundEquation] = []
+        for eq in self.order():
+            lhs = eq.lhs_symbol_id
+            verdict = self.verdicts[lhs]
+            if verdict.proof is None:
+                assert verdict.refusal is not None
+                self.refuse(lhs, verdict.refusal.reason, f"equation {lhs} refused by admissibility: {verdict.refusal.detail}")
+                continue
+            bad_dep = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
+            if bad_dep is not None:
+                root = self.refusals[bad_dep]
+                self.refuse(lhs, "refused_dependency", f"depends on {bad_dep} ({root.reason}: {root.detail})"[:400])
+                continue
+            if all(d in self.values for d in eq.dependencies):
+                self.compute(eq, verdict.proof)
+            else:
+                pending.append(eq)
+        return pending
+
+    def compute(self, eq: BoundEquation, proof: UnitProof) -> None:
+        lhs = eq.lhs_symbol_id
+        factors = proof.factors
+        frame = {d: self.values[d] * factors.get(d, Fraction(1)) for d in eq.dependencies}
+        try:
+            value = evaluate(eq.rhs, frame, constant_scale=factors.get("<literal>", Fraction(1)))
+        except EvaluationError as exc:
+            self.refuse(lhs, exc.reason, f"{lhs}: {exc.detail}")
+            return
+        problem = self.check_result(eq, proof, value, frame)
+        if problem is not None:
+            self.refuse(lhs, problem.reason, problem.detail)
+            return
+        if lhs in self.values and self.values[lhs] != value:
+            self.refuse(lhs, "inconsistent", f"{lhs} is stated as {format_exact(self.values[lhs])} but its equation gives {format_exact(value)}")
+            return
+        self.values[lhs] = value
+        self.units[lhs] = proof.result_ref
+        self.trace.append(TraceStep(
+            "equation", lhs, formula=eq.rhs_canonical,
+            factors=tuple((k, format_exact(v)) for k, v in sorted(factors.items()) if v != 1),
+            inputs=tuple((d, format_exact(self.values[d])) for d in sorted(eq.dependencies)),
+            value=format_exact(value), unit=_unit_text(proof.result_ref), note=eq.operation_kind,
+        ))
+
+    def check_result(self, eq: BoundEquation, proof: UnitProof, value: Fraction, frame: Mapping[str, Fraction]) -> Refusal | None:
+        kind = eq.operation_kind
+        lhs = eq.lhs_symbol_id
+        if kind == "divide" or kind == "unit_partition":
+            divisor = next((d for d in sorted(eq.dependencies) if d.endswith(("__divisor", "__chunk"))), None)
+            if divisor is not None and frame[divisor] == 0:
+                return Refusal("division_by_zero", f"{lhs}: the divisor {divisor} is zero")
+            if self.policy == "integer" and divisor is not None and frame[divisor].denominator != 1:
+                return Refusal("non_exact_division", f"{lhs}: the divisor {divisor} = {format_exact(frame[divisor])} is not whole (integer policy)")
+        if kind == "unit_partition" and value.denominator != 1:
+            return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
+        if self.policy == "integer" and (kind in QUOTIENT_KINDS or _fractional_scaling(eq)) and value.denominator != 1:
+            return Refusal("non_exact_division", f"{lhs} = {format_exact(value)} is not whole (integer policy: every quotient is integral)")
+        return self.domain(lhs, value, proof.result_ref, kind)
+
+    # ------------------------------------------------------------ linear solve
+    def solve(self, pending: list[BoundEquation]) -> None:
+        exprs: list[tuple[BoundEquation, sympy.Expr]] = []
+        for eq in pending:
+            proof = self.verdicts[eq.lhs_symbol_id].proof
+            assert proof is not None
+            factors = proof.factors
+            frame_rhs = eq.rhs.xreplace({symbol(d): rational(factors[d]) * symbol(d) for d in eq.dependencies if factors.get(d, 1) != 1})
+            lit = factors.get("<literal>", Fraction(1))
+            if lit != 1:
+                const = eq.rhs.as_coeff_Add()[0] if isinstance(eq.rhs, sympy.Add) else (eq.rhs if isinstance(eq.rhs, sympy.Rational) else sympy.Integer(0))
+                frame_rhs = frame_rhs + (rational(lit) - 1) * const
+            known = {symbol(k): rational(v) for k, v in self.values.items()}
+            exprs.append((eq, (symbol(eq.lhs_symbol_id) - frame_rhs).xreplace(known)))
+        unknowns = sorted({s for _, e in exprs for s in e.free_symbols}, key=lambda s: s.name)
+        names = [s.name for s in unknowns]
+        for eq, expr in exprs:
+            poly = expr.as_poly(*unknowns) if unknowns else None
+            if unknowns and (poly is None or poly.total_degree() > 1):
+                for name in names:
+                    self.refuse(name, "nonlinear", f"{eq.lhs_symbol_id}: what is left after substitution is not linear in {', '.join(names)}")
+                return
+        if not unknowns:
+            return
+        matrix, rhs = sympy.linear_eq_to_matrix([e for _, e in exprs], unknowns)
+        system = "; ".join(f"{eq.lhs_symbol_id} := {eq.rhs_canonical}" for eq, _ in exprs)
+        try:
+            solution, params = matrix.gauss_jordan_solve(rhs)
+        except ValueError:
+            for name in names:
+                self.refuse(name, "inconsistent", f"the equations contradict each other: {system}"[:400])
+            return
+        free = set(params)
+        solved: dict[str, Fraction] = {}
+        for name, expr in zip(names, solution, strict=True):
+            if expr.free_symbols & free:
+                self.refuse(name, "underdetermined", f"{name} is not fixed by the equations ({system})"[:400])
+            else:
+                solved[name] = Fraction(int(expr.p), int(expr.q))
+        self.values.update(solved)
+        certificate = "; ".join(sympy.sstr(e, order="lex") for _, e in exprs if not (e.free_symbols - set(map(symbol, solved))))
+        self.trace.append(TraceStep("solve", ",".join(sorted(solved)), formula=certificate,
+                                    inputs=tuple((k, format_exact(v)) for k, v in sorted(solved.items())),
+                                    note=f"exact linear solve, rank {matrix.rank()} of {len(names)} unknowns"))
+        for eq, _ in exprs:
+            lhs = eq.lhs_symbol_id
+            proof = self.verdicts[lhs].proof
+            assert proof is not None
+            if lhs in self.values and all(d in self.values for d in eq.dependencies):
+                self.units[lhs] = proof.result_ref
+                frame = {d: self.values[d] * proof.factors.get(d, Fraction(1)) for d in eq.dependencies}
+                problem = self.check_result(eq, proof, self.values[lhs], frame)
+                if problem is not None:
+                    self.refuse(lhs, problem.reason, problem.detail)
+        for name in solved:
+            if name not in self.units:
+                declared = self.declared_unit(name)
+                self.units[name] = declared if isinstance(declared, UnitRef) else None
+            bad = self.domain(name, self.values.get(name, Fraction(0)), self.units.get(name), None)
+            if bad is not None and name in self.values:
+                self.refuse(name, bad.reason, bad.detail)
+
+    def constraints(self) -> None:
+        for con in self.graph.constraints:
+            value = self.values.get(con.symbol_id)
+            if value is not None and not con.holds(value):
+                self.refuse(con.symbol_id, "inconsistent", f"{con.symbol_id} = {format_exact(value)} violates the constraint {con.predicate}")
+
+    def propagate(self) -> None:
+        """Refuse every value downstream of a refused one (refused_dependency, naming the cause)."""
+        changed = True
+        while changed:
+            changed = False
+            for eq in self.order():
+                lhs = eq.lhs_symbol_id
+                if lhs in self.refusals:
+                    continue
+                bad = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
+                if bad is not None:
+                    self.refuse(lhs, "refused_dependency", f"depends on {bad} ({self.refusals[bad].reason})")
+                    changed = True
+
+    # ------------------------------------------------------------ answers
+    def unit_of(self, name: str) -> UnitRef | None:
+        if name in self.units:
+            return self.units[name]
+        declared = self.declared_unit(name)
+        return declared if isinstance(declared, UnitRef) else None
+
+    def state(self, entity: str, kind: tuple[tuple[str, int], ...], index: StateIndex) -> str | None | Refusal:
+        lhs_index = {eq.lhs_symbol_id: i for i, eq in enumerate(self.graph.equations)}
+        initial: list[str] = []
+        timeline: list[tuple[int, str]] = []
+        for sym in self.graph.symbols:
+            if sym.entity != entity or sym.semantic_role in ("entity", "unknown"):
+                continue
+            ref = self.unit_of(sym.symbol_id)
+            if ref is None:
+                declared = self.declared_unit(sym.symbol_id)
+                if isinstance(declared, Refusal) and sym.symbol_id in self.refusals:
+                    continue
+                continue
+            if ref.kind != kind:
+                continue
+            if sym.symbol_id in lhs_index:
+                timeline.append((lhs_index[sym.symbol_id], sym.symbol_id))
+            else:
+                initial.append(sym.symbol_id)
+        if len(initial) > 1:
+            return Refusal("ambiguous_reference", f"{entity} holds several initial states of one kind: {', '.join(initial)}")
+        timeline.sort()
+        if index == "initial":
+            return initial[0] if initial else None
+        limit = len(self.graph.equations) if index == "terminal" else index.index  # type: ignore[union-attr]
+        chosen = [name for i, name in timeline if i <= limit]
+        if chosen:
+            return chosen[-1]
+        return initial[0] if initial else None
+
+    def answer(self, unknown_id: str) -> Answer | Refusal:
+        unknown = next(u for u in self.graph.unknowns if u.symbol_id == unknown_id)
+        try:
+            target = resolve_target(self.graph, unknown, self.vocab)
+        except QuestionTargetError as exc:
+            return Refusal(exc.reason, exc.detail)
+        if target.unit is None:
+            return Refusal("unit_unbound", f"{unknown_id} asks for no unit")
+        try:
+            asked = self.vocab.resolve(target.unit, path=f"{unknown_id}.unit")
+        except UnitRefusal as exc:
+            return Refusal(exc.reason, str(exc))
+        owners = [target.entity] if target.entity is not None else list(entities(self.graph))
+        total = Fraction(0)
+        parts: list[tuple[str, Fraction]] = []
+        for owner in owners:
+            name = self.state(owner, asked.kind, target.state_index)
+            if isinstance(name, Refusal):
+                return name
+            if name is None:
+                continue
+            if name in self.refusals:
+                return self.refusals[name]
+            if name not in self.values:
+                return Refusal("underdetermined", f"nothing fixes {name}")
+            ref = self.unit_of(name)
+            value = self.values[name]
+            assert ref is not None
+            if ref.is_offset or asked.is_offset:
+                if ref.lemma != asked.lemma and len(owners) > 1:
+                    return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
+                converted = self.vocab.convert(value, ref.surface, asked.surface) if ref.lemma != asked.lemma else value
+                factor = Fraction(1)
+            else:
+                factor = ref.scale / asked.scale
+                converted = value * factor
+            total += converted
+            parts.append((name, factor))
+        if not parts:
+            who = target.entity if target.entity is not None else "no entity"
+            return Refusal("state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(target.state_index)}")
+        if len(parts) > 1 and asked.is_offset:
+            return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
+        formula = " + ".join(parts_name for parts_name, _ in parts)
+        self.trace.append(TraceStep(
+            "answer", unknown_id, formula=formula,
+            factors=tuple((n, format_exact(f)) for n, f in parts if f != 1),
+            inputs=tuple((n, format_exact(self.values[n])) for n, _ in parts),
+            value=format_exact(total), unit=asked.surface, note=target.question_form,
+        ))
+        return Answer(rational(total), target.unit, target.question_form, target.state_index)
+
+
+def _fractional_scaling(eq: BoundEquation) -> bool:
+    """A compare_multiplicative or multiply whose numeric coefficient is not whole ("half as many")."""
+    if eq.operation_kind not in ("compare_multiplicative", "multiply"):
+        return False
+    coeff = eq.rhs.as_coeff_Mul()[0]
+    return isinstance(coeff, sympy.Rational) and int(coeff.q) != 1
+
+
+def _unit_text(ref: UnitRef | None) -> str | None:
+    return ref.surface if ref is not None else None
+
+
+def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str = "count_exact") -> GraphReport:
+    """Verify a binding graph: admissibility, exact values and answers, with a trace.
+
+    Args:
+        graph: the :class:`~verifier.model.BindingGraph`.
+        vocab: the unit vocabulary (default: :func:`units.default_vocabulary`).
+        policy: ``"count_exact"`` (counts whole; divisions into counts exact) or
+            ``"integer"`` (also every quotient integral with a whole divisor — the
+            upstream relational oracle's rule, ADR-0134 amendment).
+
+    Returns:
+        A :class:`GraphReport`.  Problems in the graph's *content* are refusals inside
+        the report, never exceptions.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` when ``graph`` is not a BindingGraph,
+            ``vocab`` not a UnitVocabulary, or ``policy`` not one of :data:`POLICIES`.
+    """
+    if not isinstance(graph, BindingGraph):
+        raise BindingGraphError("malformed_input", f"verify takes a BindingGraph, found {type(graph).__name__}", "graph")
+    if policy not in POLICIES:
+        raise BindingGraphError("malformed_input", f"policy must be one of {sorted(POLICIES)}, found {policy!r:.40}", "policy")
+    voc = vocab if vocab is not None else default_vocabulary()
+    if not isinstance(voc, UnitVocabulary):
+        raise BindingGraphError("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab")
+    run = _Solver(graph, voc, policy)
+    symbols = run.symbols
+    for eq in graph.equations:
+        run.verdicts[eq.lhs_symbol_id] = check_equation(eq, symbols, voc)
+    run.facts()
+    pending = run.forward()
+    if pending:
+        run.solve(pending)
+    run.constraints()
+    run.propagate()
+    answers = {u.symbol_id: run.answer(u.symbol_id) for u in graph.unknowns}
+    values = {
+        name: Value(rational(v), _unit_text(run.unit_of(name)) or symbols[name].unit)
+        for name, v in run.values.items() if name not in run.refusals
+    }
+    return GraphReport(
+        verdicts=run.verdicts, values=values, refusals=dict(run.refusals), answers=answers,
+        trace=tuple(run.trace), policy=policy,
+    )
+
+
+__all__ = ["Answer", "GraphReport", "ReplayError", "TraceStep", "Value", "replay", "verify", "OperationIndex"]
