@@ -1,5 +1,6 @@
 """Adapters: each input format becomes a ``verifier.BindingGraph``.  See SPEC §5."""
 
+from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import (
     Comparison,
@@ -14,6 +15,8 @@ from adapters.math_graph import (
     bind_math_problem_graph,
     graph_from_dict,
 )
+from adapters.relational import bind_relations
+from units._numbers import loads_exact as read_json
 
 __all__ = [
     "Comparison",
@@ -25,7 +28,11 @@ __all__ = [
     "PartitionChunk",
     "Quantity",
     "Rate",
+    "RecordedVerdict",
     "Unknown",
     "bind_math_problem_graph",
+    "bind_relations",
     "graph_from_dict",
+    "parse_canonical_text",
+    "read_json",
 ]

@@ -1,0 +1,251 @@
+"""The upstream canonical text (``S``/``F``/``E``/``U``/``C``/``P`` lines) read back into a binding graph.
+
+``parse_canonical_text`` reads what the upstream ``to_canonical_string()`` emits
+(and what :meth:`verifier.BindingGraph.to_canonical_string` emits) with a grammar
+of our own: anchored line patterns, and for right-hand sides either our
+arithmetic grammar (``ref + 4``, ``a + b + c``) or the upstream call forms
+(``add(Sam, 3 apples)``, ``transfer(Sam->Kim, 7 dollars)``,
+``compare_additive(Ann, more(Bo, delta=4 dollars))``,
+``compare_multiplicative(Ann, times(Bo, factor=2))``,
+``apply_rate(Eve, 15 dollars/hours)``, ``multiply(Sam, 3 dollars)``,
+``divide(Sam, 4 dollars)``).  Never ``eval``, ``sympify`` or ``parse_expr``.
+
+A call form names entities; each is resolved to the dependency that entity owns
+(an untouched actor starts at 0).  The equation keeps exactly the dependencies
+its right-hand side reads, so where the upstream text lists more (a transfer
+lists the target's state) or fewer (a multiplicative comparison lists none), the
+recorded list is kept, unchanged, in :class:`RecordedVerdict`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+import sympy
+
+from adapters._common import exact
+from adapters.errors import MathGraphError
+from verifier import BindingGraph, BoundConstraint, BoundEquation, BoundFact, BoundUnknown, SourceSpanLink, SymbolBinding
+from verifier._expr import parse_expression, rational, symbol
+from verifier.errors import BindingGraphError
+from verifier.model import SEMANTIC_ROLES, parse_state_index
+
+MAX_TEXT_BYTES: Final[int] = 1_000_000
+MAX_LINES: Final[int] = 20_000
+
+_SPAN = r"(?P<src>[A-Za-z0-9_.:/\-]+)\[(?P<start>[0-9]{1,9}):(?P<end>[0-9]{1,9})\]"
+_ROLES = "|".join(sorted(SEMANTIC_ROLES))
+_S: Final = re.compile(rf"S (?P<id>\S+) (?P<name>.+?) (?P<role>{_ROLES}) entity=(?P<entity>.*?) unit=(?P<unit>.*?) span={_SPAN} by=(?P<by>\S+)")
+_F: Final = re.compile(rf"F (?P<id>\S+) = (?P<value>\S+) unit=(?P<unit>.*?) span={_SPAN}")
+_E: Final = re.compile(
+    rf"E (?P<lhs>\S+) := (?P<rhs>.+?) op=(?P<op>\S+) deps=\[(?P<deps>[^\]]*)\](?: literal_unit=(?P<lit>.+?))? "
+    rf"unit_proof=(?P<proof>.+?) status=(?P<status>\S+) refusal=(?P<refusal>\S+) span={_SPAN}"
+)
+_U: Final = re.compile(rf"U (?P<id>\S+) expected_unit=(?P<unit>.*?) state=(?P<state>\S+) form=(?P<form>\S+) qspan={_SPAN}")
+_C: Final = re.compile(rf"C (?P<id>\S+) pred=(?P<pred>.+?) span={_SPAN}")
+_P: Final = re.compile(rf"P {_SPAN} text=(?P<text>.*)")
+_CALL: Final = re.compile(r"(?P<kind>[a-z_]+)\((?P<actor>[^,()]+?)(?:->(?P<target>[^,()]+?))?, (?P<arg>.+)\)")
+_QTY: Final = re.compile(r"(?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?) (?P<unit>[^,()=]+)")
+_COMPARE: Final = re.compile(r"(?P<dir>more|fewer|times|fraction)\((?P<ref>[^,()]+), (?P<key>delta|factor)=(?P<val>[^()]+)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedVerdict:
+    """What the text recorded for one equation, kept verbatim for cross-checking.
+
+    Attributes:
+        lhs_symbol_id: the equation's lhs.
+        operation_kind: the recorded ``op=``.
+        rhs_canonical: the recorded right-hand side text.
+        dependencies: the recorded ``deps=[...]``, in the recorded order.
+        status: ``admitted``, ``pending`` or ``refused``.
+        unit_proof: the recorded proof string (``unverified`` when refused).
+        refusal_reason: the recorded reason, or ``None``.
+    """
+
+    lhs_symbol_id: str
+    operation_kind: str
+    rhs_canonical: str
+    dependencies: tuple[str, ...]
+    status: str
+    unit_proof: str
+    refusal_reason: str | None
+
+    @property
+    def outcome(self) -> str:
+        """The proof string when admitted, else the refusal reason (what a cross-check compares)."""
+        return self.unit_proof if self.status == "admitted" else (self.refusal_reason or self.status)
+
+
+def _none(text: str) -> str | None:
+    return None if text == "None" else text
+
+
+def _span(m: re.Match[str], text: str | None = None) -> SourceSpanLink:
+    return SourceSpanLink(source_id=m["src"], start=int(m["start"]), end=int(m["end"]), text=text)
+
+
+def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, RecordedVerdict]]:
+    """Read canonical binding-graph text into a graph plus the verdicts it records.
+
+    Args:
+        text: the lines of an upstream ``to_canonical_string()`` (or ours).
+
+    Returns:
+        ``(graph, recorded)``: the :class:`~verifier.BindingGraph` (equations keep the
+        recorded status, proof and refusal) and the recorded verdicts by lhs, unchanged.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the line (``line 5: ...``) for text that
+            does not fit; ``unsafe_expression`` for a right-hand side outside both
+            grammars; ``input_too_large`` beyond :data:`MAX_TEXT_BYTES` / :data:`MAX_LINES`;
+            ``ambiguous_reference`` / ``state_unset`` when a call form's entity owns no
+            single state.
+    """
+    if not isinstance(text, str):
+        raise MathGraphError("malformed_input", f"canonical text must be a string, found {type(text).__name__}", "text")
+    if len(text) > MAX_TEXT_BYTES:
+        raise MathGraphError("input_too_large", f"text longer than {MAX_TEXT_BYTES} characters", "text")
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        raise MathGraphError("input_too_large", f"more than {MAX_LINES} lines", "text")
+    symbols: list[SymbolBinding] = []
+    facts: list[BoundFact] = []
+    raw_equations: list[tuple[int, re.Match[str]]] = []
+    unknowns: list[BoundUnknown] = []
+    constraints: list[BoundConstraint] = []
+    provenance: list[SourceSpanLink] = []
+    for number, line in enumerate(lines, start=1):
+        where = f"line {number}"
+        if not line.strip():
+            continue
+        try:
+            tag = line[:2]
+            if tag == "S ":
+                m = _full(_S, line, where)
+                symbols.append(SymbolBinding(symbol_id=m["id"], name=m["name"], semantic_role=m["role"], source_span=_span(m),
+                                             introduced_by=m["by"], entity=_none(m["entity"]), unit=_none(m["unit"])))
+            elif tag == "F ":
+                m = _full(_F, line, where)
+                value = exact(m["value"], where)
+                facts.append(BoundFact(symbol_id=m["id"], value=_exact_text(m["value"], value), unit=_none(m["unit"]), source_span=_span(m)))
+            elif tag == "E ":
+                raw_equations.append((number, _full(_E, line, where)))
+            elif tag == "U ":
+                m = _full(_U, line, where)
+                unknowns.append(BoundUnknown(symbol_id=m["id"], expected_unit=_none(m["unit"]), state_index=parse_state_index(m["state"], where),
+                                             question_form=m["form"], question_span=_span(m)))
+            elif tag == "C ":
+                m = _full(_C, line, where)
+                constraints.append(BoundConstraint(symbol_id=m["id"], predicate=m["pred"], source_span=_span(m)))
+            elif tag == "P ":
+                m = _full(_P, line, where)
+                provenance.append(_span(m, m["text"] or None))
+            else:
+                raise MathGraphError("malformed_input", f"a line starts with S, F, E, U, C or P; found {line[:20]!r}", where)
+        except BindingGraphError as exc:
+            raise MathGraphError(exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path else where) from None
+    by_id = {s.symbol_id: s for s in symbols}
+    equations: list[BoundEquation] = []
+    recorded: dict[str, RecordedVerdict] = {}
+    for number, m in raw_equations:
+        where = f"line {number}"
+        deps = tuple(d for d in m["deps"].split(",") if d)
+        try:
+            rhs, literal_unit = _rhs(m["rhs"], deps, by_id, where)
+            status, proof, refusal = m["status"], m["proof"], _none(m["refusal"])
+            equations.append(BoundEquation.create(
+                lhs_symbol_id=m["lhs"], rhs=rhs, operation_kind=m["op"], source_span=_span(m),
+                literal_unit=_none(m["lit"]) if m["lit"] else literal_unit, unit_proof=proof,
+                admissibility_status=status, refusal_reason=refusal,
+            ))
+        except BindingGraphError as exc:
+            raise MathGraphError(exc.reason, exc.detail, where) from None
+        recorded[m["lhs"]] = RecordedVerdict(m["lhs"], m["op"], m["rhs"], deps, m["status"], m["proof"], _none(m["refusal"]))
+    try:
+        graph = BindingGraph(symbols=tuple(symbols), facts=tuple(facts), equations=tuple(equations), unknowns=tuple(unknowns),
+                             constraints=tuple(constraints), provenance=tuple(provenance))
+    except BindingGraphError as exc:
+        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+    return graph, recorded
+
+
+def _full(pattern: re.Pattern[str], line: str, where: str) -> re.Match[str]:
+    m = pattern.fullmatch(line)
+    if m is None:
+        raise MathGraphError("malformed_input", f"does not fit the {line[0]} line format: {line[:80]!r}", where)
+    return m
+
+
+def _exact_text(raw: str, value: object) -> str:
+    from units._numbers import format_exact
+
+    return raw if re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?|-?[0-9]+/[0-9]+", raw) else format_exact(value)  # type: ignore[arg-type]
+
+
+def _owned(entity: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str, *, role_suffix: str = "") -> str | None:
+    owned = [d for d in deps if d in by_id and by_id[d].entity == entity and not d.endswith(("__multiplicand", "__divisor", "__rate", "__chunk"))]
+    if len(owned) > 1:
+        raise MathGraphError("ambiguous_reference", f"{entity} owns several dependencies: {', '.join(owned)}", where)
+    return owned[0] if owned else None
+
+
+def _suffixed(deps: tuple[str, ...], suffix: str) -> str | None:
+    found = [d for d in deps if d.endswith(suffix)]
+    return found[0] if len(found) == 1 else None
+
+
+def _rhs(text: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> tuple[sympy.Expr, str | None]:
+    """Build the right-hand side from a call form or from arithmetic text."""
+    call = _CALL.fullmatch(text)
+    if call is None:
+        return parse_expression(text, path=where), None
+    kind, actor, arg = call["kind"], call["actor"], call["arg"]
+    state_id = _owned(actor, deps, by_id, where)
+    state = symbol(state_id) if state_id else sympy.Integer(0)
+    if kind in ("add", "subtract", "transfer", "multiply", "divide"):
+        qty = _QTY.fullmatch(arg)
+        if qty is None:
+            raise MathGraphError("malformed_input", f"expected '<number> <unit>' in {kind}(...), found {arg[:40]!r}", where)
+        value = rational(exact(qty["num"], where))
+        if kind == "add":
+            return state + value, qty["unit"]
+        if kind in ("subtract", "transfer"):
+            return state - value, qty["unit"]
+        if kind == "multiply":
+            scalar = _suffixed(deps, "__multiplicand")
+            return (state * symbol(scalar) if scalar else state * value), None
+        divisor = _suffixed(deps, "__divisor")
+        return (state / symbol(divisor) if divisor else state / value), None
+    if kind == "apply_rate":
+        rate = _suffixed(deps, "__rate")
+        quantity = next((d for d in deps if d != rate), None)
+        if rate is None or quantity is None:
+            raise MathGraphError("malformed_input", "apply_rate(...) needs a *__rate and a quantity dependency", where)
+        return symbol(rate) * symbol(quantity), None
+    if kind in ("compare_additive", "compare_multiplicative"):
+        cmp = _COMPARE.fullmatch(arg)
+        if cmp is None:
+            raise MathGraphError("malformed_input", f"expected more|fewer|times|fraction(REF, delta=|factor=...), found {arg[:40]!r}", where)
+        ref_id = _owned(cmp["ref"], deps, by_id, where) or _single_state(cmp["ref"], by_id, where)
+        ref = symbol(ref_id)
+        if cmp["key"] == "delta":
+            qty = _QTY.fullmatch(cmp["val"])
+            if qty is None:
+                raise MathGraphError("malformed_input", f"expected delta=<number> <unit>, found {cmp['val'][:40]!r}", where)
+            sign = -1 if cmp["dir"] == "fewer" else 1
+            return ref + sign * rational(exact(qty["num"], where)), qty["unit"]
+        return rational(exact(cmp["val"], where)) * ref, None
+    raise MathGraphError("unsafe_expression", f"unknown call form {kind}(...)", where)
+
+
+def _single_state(entity: str, by_id: dict[str, SymbolBinding], where: str) -> str:
+    """The one quantity-like symbol an entity owns (for a comparison that lists no dependency)."""
+    owned = [s.symbol_id for s in by_id.values() if s.entity == entity and s.semantic_role not in ("entity", "unknown")]
+    if not owned:
+        raise MathGraphError("state_unset", f"{entity} owns no state to compare with", where)
+    if len(owned) > 1:
+        raise MathGraphError("ambiguous_reference", f"{entity} owns several states: {', '.join(owned)}", where)
+    return owned[0]
