@@ -67,6 +67,9 @@ class LexiconError(UnitRefusal):
 
 
 def _clip(subject: object, limit: int = 80) -> str:
-    """``repr`` of a subject, clipped so a huge input never floods a message."""
-    text = repr(subject)
+    """``repr`` of a subject, clipped so a huge input never floods a message (and never raises)."""
+    try:
+        text = repr(subject)
+    except Exception:  # a message must never crash and hide the refusal
+        text = f"<{type(subject).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."

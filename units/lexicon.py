@@ -205,7 +205,8 @@ def _check_str(row: Mapping[str, object], key: str, where: str, *, optional: boo
     value = row.get(key)
     if value is None and optional:
         return None
-    if not isinstance(value, str) or not value or len(value) > MAX_FIELD_CHARS or value != value.strip():
+    # ``type() is str``: a JSON number arrives as a JsonNumber (a str subclass) and is not text.
+    if type(value) is not str or not value or len(value) > MAX_FIELD_CHARS or value != value.strip():
         raise UnitRefusal("malformed_input", f"field {key!r} must be a non-empty trimmed string", value, where)
     return value
 
@@ -229,7 +230,7 @@ def _entry_from_row(row: object, where: str) -> LexiconEntry:
     lists: dict[str, tuple[str, ...]] = {}
     for key in _LIST_FIELDS:
         value = row.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        if not isinstance(value, list) or not all(type(v) is str and v for v in value):
             raise UnitRefusal("malformed_input", f"field {key!r} must be a list of strings", value, f"{where}.{key}")
         lists[key] = tuple(value)
     size = row.get("default_size")
@@ -333,6 +334,8 @@ def _parse_entries(path: Path | None, text: str | None, label: str) -> tuple[Lex
         if entry.surface in seen:
             bad.append(UnitRefusal("malformed_input", f"duplicate surface (also {seen[entry.surface]})", entry.surface, f"{label}:{entry.entry_id}"))
         seen[entry.surface] = entry.entry_id
+    if not entries and not bad:
+        bad.append(UnitRefusal("malformed_input", "the lexicon has no entries", label, label))
     if bad:
         raise LexiconError(label, tuple(bad))
     return entries
@@ -433,6 +436,9 @@ def load_lexicon(path: str | Path, conversions: str | Path | None = None) -> Lex
     """
     if not isinstance(path, (str, Path)) or (isinstance(path, str) and not path):
         raise UnitRefusal("malformed_input", "path must be a non-empty str or Path", path)
+    if conversions is not None and (not isinstance(conversions, (str, Path)) or conversions == ""):
+        detail = "conversions must be None or a non-empty str or Path"
+        raise UnitRefusal("malformed_input", detail, conversions, "conversions")
     lexicon_path = Path(path)
     if lexicon_path.is_dir():
         for name in ("lexicon.jsonl", LEXICON_FILE):
@@ -506,8 +512,8 @@ def _snap_edges(
             bad.append(UnitRefusal("malformed_input", f"an edge needs from, to, ratio (fields: {sorted(_EDGE_FIELDS)})", row if not isinstance(row, dict) else sorted(row), where))
             continue
         try:
-            ratio = parse_exact(row["ratio"], path=f"{where}.ratio")
-            offset = parse_exact(row.get("offset", 0), path=f"{where}.offset")
+            ratio = _parse_float_text(row["ratio"], path=f"{where}.ratio")
+            offset = _parse_float_text(row.get("offset", 0), path=f"{where}.offset")
         except UnitRefusal as exc:
             bad.append(exc)
             continue
@@ -528,6 +534,28 @@ def _snap_edges(
     if bad:
         raise LexiconError(label, tuple(bad))
     return tuple(found)
+
+
+_FLOAT_EXPONENT: Final = re.compile(r"(?P<mantissa>[^eE]+)[eE](?P<exp>[+-]?[0-9]{1,3})")
+MAX_FLOAT_EXPONENT: Final[int] = 400
+"""Largest decimal exponent read from an upstream float ratio (a double stops near 308)."""
+
+
+def _parse_float_text(value: object, *, path: str) -> Fraction:
+    """The exact value of an upstream float ratio's JSON text, exponents allowed (``9.9e-05``).
+
+    Only the upstream pack's float edges are read this way, to be compared with the
+    exact definitions; the value never enters the registry.  The exponent is capped
+    at :data:`MAX_FLOAT_EXPONENT`, so no input can make the arithmetic hang.
+    """
+    match = _FLOAT_EXPONENT.fullmatch(value) if isinstance(value, JsonNumber) else None
+    if match is None:
+        return parse_exact(value, path=path)
+    exponent = int(match["exp"])
+    if abs(exponent) > MAX_FLOAT_EXPONENT:
+        detail = f"exponent beyond {MAX_FLOAT_EXPONENT}"
+        raise UnitRefusal("input_too_large", detail, str(value), path)
+    return parse_exact(JsonNumber(match["mantissa"]), path=path) * Fraction(10) ** exponent
 
 
 def format_decimal(value: object) -> str:

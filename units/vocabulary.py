@@ -88,7 +88,7 @@ class UnitVocabulary:
     :meth:`from_lexicon` (a pack on disk).
     """
 
-    __slots__ = ("_axis", "_by_lemma", "_by_surface", "_lock", "_non_units", "_parts", "_registry")
+    __slots__ = ("_axis", "_by_lemma", "_by_surface", "_composites", "_lock", "_non_units", "_parts", "_registry")
 
     def __init__(self, parts: _Parts) -> None:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
@@ -101,15 +101,20 @@ class UnitVocabulary:
         self._by_lemma: dict[str, UnitRef] = {}
         self._by_surface: dict[str, UnitRef] = {}
         self._non_units: dict[str, str] = {}
+        self._composites: dict[str, UnitRef] = {}  # a cache of resolved X_per_Y ids, not part of the vocabulary
         declared = dict(parts.count_nouns)
         for surface, entry in parts.lexicon.surfaces():
             if entry.role in ("dimension_name", "connector"):
                 self._non_units[surface] = entry.role
                 continue
             self._by_surface[surface] = self._ref(surface, entry.lemma, ())
+        notes: dict[str, tuple[str, ...]] = {}
+        for surface, lemma in declared.items():
+            if lemma not in parts.lexicon.conversions:  # a lemma that exists only by declaration
+                notes[lemma] = (*notes.get(lemma, ()), f"count_noun:{surface}={lemma}")
         for lemma in parts.conversions:
             if lemma not in self._by_lemma:
-                self._by_lemma[lemma] = self._ref(lemma, lemma, ())
+                self._by_lemma[lemma] = self._ref(lemma, lemma, notes.get(lemma, ()))
         for surface, lemma in declared.items():
             note = (f"count_noun:{surface}={lemma}",)
             self._by_surface[surface] = self._ref(surface, lemma, note)
@@ -211,8 +216,8 @@ class UnitVocabulary:
                 raise UnitRefusal("malformed_input", "surface and lemma must be strings", (surface, lemma), path)
             if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
                 raise UnitRefusal("malformed_input", "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)", surface, path)
-            if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > 64:
-                raise UnitRefusal("malformed_input", "a lemma is lower-case letters, digits and '_'", lemma, path)
+            if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > 64 or PER in lemma:
+                raise UnitRefusal("malformed_input", "a lemma is lower-case letters, digits and '_' (no '_per_')", lemma, path)
             if surface in self._by_surface or surface in self._non_units:
                 existing = self._by_surface[surface].lemma if surface in self._by_surface else self._non_units[surface]
                 if declared.get(surface) == lemma:
@@ -319,7 +324,7 @@ class UnitVocabulary:
             raise UnitRefusal("malformed_input", "empty unit", surface, path)
         if len(surface) > MAX_SURFACE_CHARS:
             raise UnitRefusal("input_too_large", f"unit text longer than {MAX_SURFACE_CHARS} characters", surface, path)
-        ref = self._by_lemma.get(surface)
+        ref = self._by_lemma.get(surface) or self._composites.get(surface)
         if ref is not None:
             return ref
         if surface.count(PER) == 1:
@@ -328,7 +333,7 @@ class UnitVocabulary:
 
     def _composite(self, surface: str, path: str) -> UnitRef:
         with self._lock:
-            cached = self._by_surface.get(surface)
+            cached = self._composites.get(surface)
             if cached is not None:
                 return cached
             head, _, tail = surface.partition(PER)
@@ -352,7 +357,7 @@ class UnitVocabulary:
                     is_calendar=num.is_calendar or den.is_calendar,
                     declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
                 )
-            self._by_surface[surface] = ref
+            self._composites[surface] = ref
             return ref
 
     def _unknown(self, surface: str, path: str) -> UnitRefusal:
@@ -435,12 +440,14 @@ def check_commensurable(a: UnitRef, b: UnitRef) -> None:
 
     Raises:
         UnitRefusal: ``convention_required`` for a calendar unit against a fixed
-            time unit with no declared convention; ``incommensurable_units`` otherwise.
+            time unit with no declared convention (also inside rates:
+            ``dollars_per_year`` vs ``dollars_per_day``); ``incommensurable_units`` otherwise.
     """
     if a.kind == b.kind:
         return
-    time = DimensionVector.from_axes({"time": 1})
-    if a.dimension == b.dimension == time and a.is_calendar != b.is_calendar:
+    if a.dimension == b.dimension and _off_calendar(a.kind) == _off_calendar(b.kind):
+        # Same six-axis vector and same kinds but for calendar vs fixed time
+        # (year vs day, dollars_per_year vs dollars_per_day): a convention decides.
         raise UnitRefusal(
             "convention_required",
             "calendar units convert to days or weeks only under a declared convention (with_conventions)",
@@ -453,6 +460,11 @@ def check_commensurable(a: UnitRef, b: UnitRef) -> None:
         else f"{a.dimension} vs {b.dimension} (over {axes})"
     )
     raise UnitRefusal("incommensurable_units", detail, (a.surface, b.surface))
+
+
+def _off_calendar(kind: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
+    """A kind without its calendar and fixed-time parts (their total power is in the vector)."""
+    return tuple((name, power) for name, power in kind if name not in (f"[{_CALENDAR}]", "[time]"))
 
 
 def render_unit(ref: UnitRef) -> str:

@@ -1,0 +1,425 @@
+"""One test (or table) per units pitfall of SPEC §11: each pins the guard we built against it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+import units.vocabulary
+from units import UnitRefusal, UnitVocabulary
+from units._numbers import loads_exact, parse_exact
+from units.vocabulary import render_unit
+
+HANG_GUARD_SECONDS = 5.0
+"""Far above the milliseconds a refusal takes; the pitfall inputs run for minutes when not capped."""
+
+
+def refusal(call: object, *args: object) -> UnitRefusal:
+    """Call ``call(*args)``, which must raise UnitRefusal; return the refusal."""
+    with pytest.raises(UnitRefusal) as info:
+        call(*args)  # type: ignore[operator]
+    return info.value
+
+
+# ------------------------------------------------------------ pint guesses
+
+
+@pytest.mark.parametrize(
+    "surface",
+    [
+        "feets",
+        "foots",
+        "inchs",
+        "mis",
+        "pinch",
+        "kilofoot",
+        "kilofeet",
+        "millifoot",
+        "megainch",
+        "kiloinch",
+        "centifoot",
+        "dozenss",
+        "hrs",
+        "lbs",
+        "mins",
+    ],
+)
+def test_made_up_plurals_and_prefix_compounds_refused(vocab: UnitVocabulary, surface: str) -> None:
+    """Pint's plural and prefix guessing never leaks: made-up forms are unknown_unit."""
+    error = refusal(vocab.resolve, surface)
+    assert error.reason == "unknown_unit"
+    assert error.subject == surface
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "5 ft 3 in",
+        "ft in",
+        "2 1/2 cups",
+        "ft ft",
+        "foot inch",
+        "feet inches",
+        "ft*in",
+        "ft·in",
+        "ft in^2",
+        "3 feet",
+    ],
+)
+def test_adjacent_words_never_multiplied(vocab: UnitVocabulary, text: str) -> None:
+    """Adjacent unit words are not read as a product (5 ft 3 in is not an area): unknown_unit."""
+    assert refusal(vocab.resolve, text).reason == "unknown_unit"
+    assert refusal(vocab.factor, text, "sq ft").reason == "unknown_unit"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "100 €",
+        "€x",
+        "x€",
+        "€ ",
+        " €",
+        "€€",
+        "$5",
+        "5$",
+        "ft\u200b",
+        "ft\x00",
+        "fé",
+        " feet",
+        "feet ",
+    ],
+)
+def test_untokenizable_characters_never_dropped(vocab: UnitVocabulary, text: str) -> None:
+    """Text around a known symbol is never dropped to leave the symbol: the whole text is refused verbatim."""
+    error = refusal(vocab.resolve, text)
+    assert error.reason == "unknown_unit"
+    assert error.subject == text
+
+
+def test_lone_symbols_still_resolve(vocab: UnitVocabulary) -> None:
+    """The symbols themselves are in the lexicon, so the refusals above are about the extra characters."""
+    assert [vocab.resolve(s).lemma for s in ("€", "$", "ft", "feet")] == [
+        "euro",
+        "dollar",
+        "foot",
+        "foot",
+    ]
+
+
+# ------------------------------------------------------------ floats leak
+
+
+def test_every_factor_is_a_fraction(vocab: UnitVocabulary) -> None:
+    """Every factor between commensurable lexicon surfaces is a Fraction, and every scale is exact."""
+    refs = [
+        vocab.resolve(s)
+        for s, e in vocab.lexicon.surfaces()
+        if e.role not in ("dimension_name", "connector")
+    ]
+    by_kind: dict[tuple[tuple[str, int], ...], list[str]] = {}
+    for ref in refs:
+        assert type(ref.scale) is Fraction, ref.surface
+        if not ref.is_offset:
+            by_kind.setdefault(ref.kind, []).append(ref.surface)
+    checked = 0
+    for surfaces in by_kind.values():
+        for a in surfaces:
+            for b in surfaces:
+                assert type(vocab.factor(a, b)) is Fraction
+                checked += 1
+    assert checked > 2000
+
+
+def test_foot_is_exactly_0_3048_meter_through_pint(vocab: UnitVocabulary) -> None:
+    """The registry returns 381/1250 for 1 ft in m, not the float-polluted 7619999999999999/25e15."""
+    reg = vocab.registry
+    quantity = reg.Quantity(Fraction(1), "foot").to("meter")
+    assert type(quantity.magnitude) is Fraction
+    assert quantity.magnitude == Fraction(381, 1250)
+    assert quantity.magnitude != Fraction(0.3048)
+
+
+@pytest.mark.parametrize(
+    "lemma",
+    [
+        "foot",
+        "gallon",
+        "acre",
+        "pound_per_cubic_foot",
+        "mile_per_hour",
+        "cent_per_item",
+        "teaspoon",
+        "megahertz",
+        "percent",
+    ],
+)
+def test_registry_magnitudes_come_back_as_fraction(vocab: UnitVocabulary, lemma: str) -> None:
+    """to_root_units() of an exact magnitude in the registry stays a Fraction."""
+    magnitude = vocab.registry.Quantity(Fraction(7, 3), lemma).to_root_units().magnitude
+    assert type(magnitude) is Fraction
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        0.5,
+        1.0,
+        True,
+        False,
+        float("nan"),
+        float("inf"),
+        "nan",
+        "NaN",
+        "inf",
+        "-inf",
+        "Infinity",
+        "1e5",
+        "1E5",
+        "1.5e-3",
+        "0x10",
+        "1_000",
+        " 1",
+        "1 ",
+        "",
+        "1/0",
+        "1//2",
+        "½",
+        None,
+        [1],
+        complex(1, 0),
+        Decimal("1.5"),
+    ],
+    ids=repr,
+)
+def test_parse_exact_refuses_inexact_and_malformed(value: object) -> None:
+    """parse_exact refuses floats, bools, nan/inf, exponents and anything outside its small grammar."""
+    assert refusal(parse_exact, value).reason == "malformed_input"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("5", Fraction(5)),
+        ("-2.5", Fraction(-5, 2)),
+        ("7/2", Fraction(7, 2)),
+        ("+0.125", Fraction(1, 8)),
+        (3, Fraction(3)),
+    ],
+)
+def test_parse_exact_reads_exact_values(text: object, expected: Fraction) -> None:
+    """parse_exact reads decimals, fractions and ints to the exact Fraction."""
+    assert parse_exact(text) == expected
+
+
+def test_convert_refuses_a_float_magnitude(vocab: UnitVocabulary) -> None:
+    """A float magnitude never enters a conversion, even when its value looks exact."""
+    assert refusal(vocab.convert, 2.0, "feet", "inches").reason == "malformed_input"
+    assert refusal(vocab.convert, 20.0, "Celsius", "Fahrenheit").reason == "malformed_input"
+
+
+def test_exact_factors_are_not_their_float_neighbours(vocab: UnitVocabulary) -> None:
+    """Factors compare exactly: cup in mL is 236.5882365, not the float 236.58823650170018."""
+    assert vocab.factor("cup", "milliliter") == Fraction("236.5882365")
+    assert vocab.factor("cup", "milliliter") != Fraction("236.58823650170018")
+    assert vocab.factor("mph", "kph") != Fraction(1.609344)
+
+
+# ------------------------------------------------------------ printing crashes
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("square_foot", "pound_per_cubic_foot"),
+        ("pound_per_cubic_foot", "square_foot"),
+        ("gallon", "square_foot"),
+        ("dollars_per_square_foot", "euros_per_square_foot"),
+        ("square_foot_per_hour", "gram_per_cubic_centimeter"),
+        ("liters_per_square_meter", "dollars"),
+    ],
+)
+def test_refusals_for_squared_and_cubed_units_print(vocab: UnitVocabulary, a: str, b: str) -> None:
+    """Error messages about units with powers are rendered by us and never crash pint's formatter."""
+    error = refusal(vocab.factor, a, b)
+    assert error.reason == "incommensurable_units"
+    text = str(error)
+    assert a in text
+    assert b in text
+
+
+def test_same_dimension_refusal_names_both_lemmas(vocab: UnitVocabulary) -> None:
+    """When the six-axis vectors agree, the message names both lemmas (rendered from our table)."""
+    error = refusal(vocab.factor, "dollars_per_square_foot", "euros_per_square_foot")
+    assert (
+        "dollar_per_square_foot and euro_per_square_foot are different quantity kinds"
+        in error.detail
+    )
+
+
+def test_every_resolution_renders(vocab: UnitVocabulary) -> None:
+    """repr() of every UnitRef and render_unit() of every lexicon surface work, squares and cubes included."""
+    for surface, entry in vocab.lexicon.surfaces():
+        if entry.role in ("dimension_name", "connector"):
+            continue
+        ref = vocab.resolve(surface)
+        assert render_unit(ref) == ref.lemma
+        assert repr(ref).startswith("UnitRef(")
+    assert "UnitVocabulary(" in repr(vocab)
+
+
+# ------------------------------------------------------------ thread-safe start-up
+
+
+def test_default_vocabulary_built_once_behind_a_lock() -> None:
+    """Sixteen threads starting default_vocabulary() at once all get the same, checked object."""
+    saved = units.vocabulary._DEFAULT
+    units.vocabulary._DEFAULT = None
+    barrier = threading.Barrier(16)
+    results: list[object] = [None] * 16
+    errors: list[BaseException] = []
+
+    def start(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = units.vocabulary.default_vocabulary()
+        except BaseException as exc:  # report any failure from the thread
+            errors.append(exc)
+
+    try:
+        threads = [threading.Thread(target=start, args=(i,)) for i in range(16)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert errors == []
+        first = results[0]
+        assert isinstance(first, UnitVocabulary)
+        assert all(r is first for r in results)
+        assert first.factor("foot", "inch") == 12
+    finally:
+        units.vocabulary._DEFAULT = saved
+
+
+# ------------------------------------------------------------ sympify / eval
+
+
+@pytest.mark.parametrize(("surface", "lemma"), [("min", "minute"), ("sec", "second"), ("d", "day")])
+def test_ordinary_words_are_not_renamed(vocab: UnitVocabulary, surface: str, lemma: str) -> None:
+    """Words sympify would turn into functions resolve to their lexicon lemma."""
+    assert vocab.resolve(surface).lemma == lemma
+
+
+@pytest.mark.parametrize(
+    "surface", ["E", "I", "N", "pi", "oo", "__import__('os')", "exp(1)", "m*m", "m**2"]
+)
+def test_expression_text_is_not_evaluated(vocab: UnitVocabulary, surface: str) -> None:
+    """Constants and expressions are not evaluated: they are unknown units."""
+    assert refusal(vocab.resolve, surface).reason == "unknown_unit"
+
+
+def test_units_never_imports_sympy() -> None:
+    """Importing units and building the default vocabulary loads no sympy (no sympify path exists)."""
+    code = "import sys, units; units.default_vocabulary(); print('sympy' in sys.modules)"
+    argv = [sys.executable, "-c", code]
+    out = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=60)  # noqa: S603
+    assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------ tiny inputs can hang
+
+HANG_INPUTS = [
+    (parse_exact, ("9" * 1_000_000,), "input_too_large"),
+    (parse_exact, ("1" + "0" * 41,), "input_too_large"),
+    (parse_exact, ("1e999999999",), "malformed_input"),
+    (parse_exact, ("9**9**9",), "malformed_input"),
+    (parse_exact, ("10**10**10",), "malformed_input"),
+    (parse_exact, ("1/" + "9" * 100_000,), "input_too_large"),
+    (loads_exact, ("1" * 1_000_000,), "input_too_large"),
+    (loads_exact, ("[" * 100_000,), "input_too_large"),
+    (loads_exact, ("NaN",), "malformed_input"),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "args", "reason"),
+    HANG_INPUTS,
+    ids=lambda v: getattr(v, "__name__", None) or repr(v)[:30],
+)
+def test_inputs_that_can_hang_are_refused_quickly(
+    call: object, args: tuple[object, ...], reason: str
+) -> None:
+    """Huge digit strings, huge exponents and nested input are refused before any arithmetic."""
+    start = time.perf_counter()
+    assert refusal(call, *args).reason == reason
+    assert time.perf_counter() - start < HANG_GUARD_SECONDS
+
+
+def test_huge_int_refused_quickly() -> None:
+    """An int with far more digits than the cap is input_too_large, without printing it."""
+    start = time.perf_counter()
+    error = refusal(parse_exact, 10**100_000)
+    assert error.reason == "input_too_large"
+    assert len(str(error)) < 200
+    assert time.perf_counter() - start < HANG_GUARD_SECONDS
+
+
+@pytest.mark.parametrize(
+    ("magnitude", "unit", "reason"),
+    [
+        ("1e999999999", "foot", "malformed_input"),
+        ("9" * 1_000_000, "foot", "input_too_large"),
+        ("9**9**9", "foot", "malformed_input"),
+        ("1", "9**9**9 * m", "unknown_unit"),
+        ("1", "m" * 1_000_000, "input_too_large"),
+    ],
+    ids=["exp", "digits", "power-tower", "unit-expression", "long-unit"],
+)
+def test_convert_refuses_hanging_inputs_quickly(
+    vocab: UnitVocabulary, magnitude: str, unit: str, reason: str
+) -> None:
+    """convert() caps digits, exponents and unit length before touching the registry."""
+    start = time.perf_counter()
+    assert refusal(vocab.convert, magnitude, unit, "inch").reason == reason
+    assert time.perf_counter() - start < HANG_GUARD_SECONDS
+
+
+def test_convention_amount_cannot_hang(vocab: UnitVocabulary) -> None:
+    """A convention amount is read by the same capped grammar."""
+    assert refusal(vocab.with_conventions, {"year": "9**9**9 day"}).reason == "malformed_input"
+    assert (
+        refusal(vocab.with_conventions, {"year": "9" * 100_000 + " day"}).reason
+        == "input_too_large"
+    )
+
+
+# ------------------------------------------------------------ other libraries' symbols
+
+
+@pytest.mark.parametrize(
+    ("surface", "lemma", "canonical"),
+    [
+        ("t", "ton", "mass"),
+        ("T", "tonne", "mass"),
+        ("c", "cup", "length^3"),
+        ("degree", "degree", "temperature"),
+        ("min", "minute", "time"),
+    ],
+)
+def test_symbols_are_ours_not_other_libraries(
+    vocab: UnitVocabulary, surface: str, lemma: str, canonical: str
+) -> None:
+    """Symbols are ours: t short ton (not tonne), T tonne (not tesla), c cup, degree a temperature."""
+    ref = vocab.resolve(surface)
+    assert (ref.lemma, ref.dimension.to_canonical_string()) == (lemma, canonical)
+
+
+def test_year_has_no_built_in_length_in_days(vocab: UnitVocabulary) -> None:
+    """No library's year length (365, 365.25, 365.2425 days) is assumed: a convention is required."""
+    assert refusal(vocab.factor, "year", "day").reason == "convention_required"
