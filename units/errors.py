@@ -44,10 +44,13 @@ class UnitRefusal(ValueError):
         self.subject = subject
         self.path = path
 
-    def __str__(self) -> str:
+    def explain(self) -> str:
+        """The message without its reason: ``'feets' at facts[2].unit: not in en_units_v1``."""
         where = f" at {self.path}" if self.path else ""
-        subject = _clip(self.subject)
-        return f"{self.reason}: {subject}{where}: {self.detail}"
+        return f"{_clip(self.subject)}{where}: {self.detail}"
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.explain()}"
 
 
 class LexiconError(UnitRefusal):

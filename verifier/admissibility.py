@@ -217,7 +217,7 @@ def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
     try:
         return vocab.resolve(unit, path=where)
     except UnitRefusal as exc:
-        raise _Refuse(exc.reason, f"{where}: {exc}") from None
+        raise _Refuse(exc.reason, exc.explain()) from None
 
 
 def _operand(vocab: UnitVocabulary, table: Mapping[str, SymbolBinding], dep: str) -> _Operand:

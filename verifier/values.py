@@ -248,7 +248,7 @@ class _Solver:
         try:
             return self.vocab.resolve(unit, path=f"{name}.unit")
         except UnitRefusal as exc:
-            return Refusal(exc.reason, str(exc))
+            return Refusal(exc.reason, exc.explain())
 
     def domain(self, name: str, value: Fraction, ref: UnitRef | None, kind: str | None) -> Refusal | None:
         """Range and count checks of one value (``kind``: the producing equation's kind)."""
@@ -287,7 +287,7 @@ class _Solver:
                     else:
                         ref = fref
                 except UnitRefusal as exc:
-                    self.refuse(name, exc.reason, str(exc))
+                    self.refuse(name, exc.reason, exc.explain())
                     continue
             if name in self.values and self.values[name] != value:
                 self.refuse(name, "inconsistent", f"two facts give {name} the values {format_exact(self.values[name])} and {format_exact(value)}")
@@ -508,7 +508,7 @@ class _Solver:
         try:
             asked = self.vocab.resolve(target.unit, path=f"{unknown_id}.unit")
         except UnitRefusal as exc:
-            return Refusal(exc.reason, str(exc))
+            return Refusal(exc.reason, exc.explain())
         owners = [target.entity] if target.entity is not None else list(entities(self.graph))
         total = Fraction(0)
         parts: list[tuple[str, Fraction]] = []

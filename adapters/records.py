@@ -1,0 +1,192 @@
+"""Records of every supported input format, detected and bound for ``verify`` or a cross-check.
+
+A *record* is one JSON object (a line of a JSONL file) or one canonical text:
+
+================  ===========================================================
+format            recognised by
+================  ===========================================================
+``math_graph``    ``entities``/``operations``, or a case's ``ground_truth_graph``
+                  or ``graph`` (the upstream dev set and adapter corpus)
+``relational``    ``relations`` and ``query``
+``binding_graph`` ``symbols`` and ``equations`` (``BindingGraph.to_json``)
+``canonical_text`` a string of ``S``/``F``/``E``/``U`` lines, or a record's
+                  ``hand_rolled_canonical``
+``equation``      ``operation_kind``, ``symbols``, ``lhs_symbol_id`` (one equation
+                  with a recorded verdict, the upstream ``equation_verdicts`` layout)
+================  ===========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+import sympy
+
+from adapters._common import fields, name, span
+from adapters.canonical_text import RecordedVerdict, parse_canonical_text
+from adapters.errors import MathGraphError
+from adapters.math_graph import bind_math_problem_graph, graph_from_dict
+from adapters.relational import bind_relations
+from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from verifier import BindingGraph, BoundEquation, SymbolBinding
+from verifier._expr import symbol
+from verifier.admissibility import ADDITIVE_KINDS, DIVISOR_SUFFIX
+from verifier.errors import BindingGraphError
+
+FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", "canonical_text", "equation")
+
+
+@dataclass(frozen=True, slots=True)
+class BoundRecord:
+    """A record turned into a graph: what ``verify`` needs, plus what the record says about itself.
+
+    Attributes:
+        case_id: the record's ``id`` (or ``""``).
+        format: one of :data:`FORMATS`.
+        graph: the binding graph.
+        policy: ``integer`` for relational records, else ``count_exact``.
+        vocab: the vocabulary to verify with (the record's declarations applied).
+        recorded: verdicts recorded by canonical text, by lhs (else empty).
+    """
+
+    case_id: str
+    format: str
+    graph: BindingGraph
+    policy: str
+    vocab: UnitVocabulary
+    recorded: Mapping[str, RecordedVerdict]
+
+
+def detect_format(record: object) -> str:
+    """The format of a record (see the module table).
+
+    Raises:
+        MathGraphError: ``malformed_input`` when no format fits.
+    """
+    if isinstance(record, str):
+        return "canonical_text"
+    if not isinstance(record, dict):
+        raise MathGraphError("malformed_input", f"a record is a JSON object or canonical text, found {type(record).__name__}", "record")
+    if "relations" in record and "query" in record:
+        return "relational"
+    if "symbols" in record and "equations" in record:
+        return "binding_graph"
+    if "operation_kind" in record and "symbols" in record:
+        return "equation"
+    if "entities" in record or "ground_truth_graph" in record or "graph" in record:
+        return "math_graph"
+    if "hand_rolled_canonical" in record or "canonical_text" in record:
+        return "canonical_text"
+    raise MathGraphError("malformed_input", f"no supported format has the keys {sorted(record)[:8]}; expected one of {list(FORMATS)}", "record")
+
+
+def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVocabulary:
+    """The vocabulary a record asks for: ``base`` plus its ``count_nouns`` and ``conventions``.
+
+    A record may carry ``{"vocab": {"count_nouns": {...}, "conventions": {...}}}``.
+
+    Raises:
+        MathGraphError: the declarations' own refusals, as ``malformed_input``.
+    """
+    vocab = base if base is not None else default_vocabulary()
+    spec = record.get("vocab") if isinstance(record, dict) else None
+    if spec is None:
+        return vocab
+    obj = fields(spec, "vocab", set(), {"count_nouns", "conventions"})
+    try:
+        if obj.get("count_nouns"):
+            vocab = vocab.with_count_nouns(obj["count_nouns"])  # type: ignore[arg-type]
+        if obj.get("conventions"):
+            vocab = vocab.with_conventions(obj["conventions"])  # type: ignore[arg-type]
+    except UnitRefusal as exc:
+        raise MathGraphError(exc.reason, str(exc), "vocab") from None
+    return vocab
+
+
+def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | None = None) -> BoundRecord:
+    """Detect (or take) a record's format and bind it into a graph.
+
+    Args:
+        record: a JSON object or a canonical text.
+        fmt: force a format from :data:`FORMATS` (``equation`` is for cross-checks only).
+        vocab: the base vocabulary (default: the strict default vocabulary).
+
+    Raises:
+        MathGraphError: a typed refusal naming the field (``malformed_input``,
+            ``input_too_large``, ``unsafe_expression``, ``state_unset`` …).
+    """
+    kind = fmt or detect_format(record)
+    if kind not in FORMATS or kind == "equation":
+        raise MathGraphError("malformed_input", f"cannot verify format {kind!r:.30}; use one of {list(FORMATS[:4])}", "format")
+    case_id = str(record.get("id", "")) if isinstance(record, dict) else ""
+    voc = vocabulary_for(record, vocab)
+    recorded: Mapping[str, RecordedVerdict] = {}
+    policy = "count_exact"
+    try:
+        if kind == "math_graph":
+            data = record.get("ground_truth_graph", record.get("graph", record)) if isinstance(record, dict) else record
+            if isinstance(data, dict) and "input" in data and "entities" not in data:
+                data = data["input"]
+            graph = bind_math_problem_graph(graph_from_dict(data), voc)
+        elif kind == "relational":
+            obj = record if isinstance(record, dict) else {}
+            graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"))
+            policy = "integer"
+        elif kind == "binding_graph":
+            graph = BindingGraph.from_json({k: v for k, v in record.items() if k not in ("id", "vocab", "policy")} if isinstance(record, dict) else record)
+        else:
+            text = record if isinstance(record, str) else (record.get("hand_rolled_canonical") or record.get("canonical_text")) if isinstance(record, dict) else None
+            if not isinstance(text, str):
+                raise MathGraphError("malformed_input", "no canonical text in the record", "hand_rolled_canonical")
+            graph, recorded = parse_canonical_text(text)
+    except BindingGraphError as exc:
+        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+    if isinstance(record, dict) and "policy" in record:
+        policy = record["policy"]
+        if policy not in ("count_exact", "integer"):
+            raise MathGraphError("malformed_input", f"policy must be 'count_exact' or 'integer', found {policy!r:.30}", "policy")
+    return BoundRecord(case_id, kind, graph, str(policy), voc, recorded)
+
+
+def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, SymbolBinding], str]:
+    """One equation with a recorded verdict (the upstream ``equation_verdicts`` layout).
+
+    Returns:
+        ``(equation, symbols, theirs)`` where ``theirs`` is the recorded proof string when
+        admitted, else the recorded refusal reason.  The right-hand side is the sum of the
+        dependencies for additive kinds, dividend over ``*__divisor`` for a two-dependency
+        divide, else their product: only the dependencies matter to admissibility.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field.
+    """
+    obj = fields(record, "record", {"id", "lhs_symbol_id", "operation_kind", "symbols", "hand_rolled"}, set())
+    if not isinstance(obj["symbols"], list):
+        raise MathGraphError("malformed_input", "symbols must be a list", "symbols")
+    symbols: dict[str, SymbolBinding] = {}
+    try:
+        for i, item in enumerate(obj["symbols"]):
+            sym = fields(item, f"symbols[{i}]", {"symbol_id", "semantic_role", "unit"}, set())
+            sid = name(sym["symbol_id"], f"symbols[{i}].symbol_id")
+            unit = sym["unit"]
+            symbols[sid] = SymbolBinding(symbol_id=sid, name=sid, semantic_role=str(sym["semantic_role"]), source_span=span("record", sid),
+                                         introduced_by="equation_record", unit=None if unit is None else name(unit, f"symbols[{i}].unit"))
+        kind = name(obj["operation_kind"], "operation_kind")
+        deps = [symbol(s) for s in sorted(symbols)]
+        if kind in ADDITIVE_KINDS:
+            rhs = sympy.Add(*deps) if deps else sympy.Integer(0)
+        elif kind == "divide" and len(deps) == 2 and any(d.name.endswith(DIVISOR_SUFFIX) for d in deps):
+            divisor = next(d for d in deps if d.name.endswith(DIVISOR_SUFFIX))
+            rhs = next(d for d in deps if d is not divisor) / divisor
+        else:
+            rhs = sympy.Mul(*deps) if deps else sympy.Integer(1)
+        equation = BoundEquation.create(lhs_symbol_id=name(obj["lhs_symbol_id"], "lhs_symbol_id"), rhs=rhs, operation_kind=kind, source_span=span("record", str(obj["id"])))
+    except BindingGraphError as exc:
+        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+    verdict = fields(obj["hand_rolled"], "hand_rolled", {"status"}, {"unit_proof", "reason"})
+    theirs = verdict.get("unit_proof") if verdict["status"] == "admitted" else verdict.get("reason")
+    if not isinstance(theirs, str):
+        raise MathGraphError("malformed_input", "an admitted record needs unit_proof, a refused one a reason", "hand_rolled")
+    return equation, symbols, theirs
