@@ -36,6 +36,8 @@ from verifier.admissibility import ADDITIVE_KINDS, DIVISOR_SUFFIX
 from verifier.errors import BindingGraphError
 
 FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", "canonical_text", "equation")
+RECORD_METADATA: Final[frozenset[str]] = frozenset({"id", "vocab", "policy"})
+"""Keys a record may carry beside its format's own fields."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,15 +129,15 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
     try:
         if kind == "math_graph":
             data = record.get("ground_truth_graph", record.get("graph", record)) if isinstance(record, dict) else record
-            if isinstance(data, dict) and "input" in data and "entities" not in data:
-                data = data["input"]
+            if data is record and isinstance(record, dict):
+                data = {k: v for k, v in record.items() if k not in RECORD_METADATA}
             graph = bind_math_problem_graph(graph_from_dict(data), voc)
         elif kind == "relational":
             obj = record if isinstance(record, dict) else {}
             graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"))
             policy = "integer"
         elif kind == "binding_graph":
-            graph = BindingGraph.from_json({k: v for k, v in record.items() if k not in ("id", "vocab", "policy")} if isinstance(record, dict) else record)
+            graph = BindingGraph.from_json({k: v for k, v in record.items() if k not in RECORD_METADATA} if isinstance(record, dict) else record)
         else:
             text = record if isinstance(record, str) else (record.get("hand_rolled_canonical") or record.get("canonical_text")) if isinstance(record, dict) else None
             if not isinstance(text, str):

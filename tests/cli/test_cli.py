@@ -1,0 +1,142 @@
+"""The bgverify command line, called in-process through ``main([...])``."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verifier.cli import main
+
+GRAPH = {
+    "id": "feet-and-inches",
+    "entities": ["Ana"],
+    "initial_state": [{"entity": "Ana", "quantity": {"unit": "feet", "value": 5}}],
+    "operations": [{"actor": "Ana", "kind": "add", "operand": {"unit": "inches", "value": 3}}],
+    "unknown": {"entity": "Ana", "unit": "inches"},
+}
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue()
+
+
+def test_check_prints_one_line_per_equation_and_answer(tmp_path: Path) -> None:
+    """check on a one-graph JSON file prints the equation's proof and the exact answer, exit 0."""
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(GRAPH))
+    code, text = run(["check", str(path)])
+    assert code == 0
+    assert "op_000_result: admitted add: [length] -> length = 21/4 feet" in text
+    assert "answer unknown_ana_inches: 63 inches" in text
+
+
+def test_check_jsonl_with_count_nouns_and_refusals(tmp_path: Path) -> None:
+    """check on JSONL: an undeclared noun refuses (exit 1); declaring it answers (exit 0)."""
+    graph = {"entities": ["Sam"], "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
+             "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": 3}}], "unknown": {"entity": "Sam", "unit": "apples"}}
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(graph) + "\n" + json.dumps(graph) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 1
+    assert "refused unknown_unit" in text
+    code, text = run(["check", str(path), "--count-noun", "apples=apple"])
+    assert code == 0
+    assert text.count("answer unknown_sam_apples: 8 apples") == 2
+
+
+def test_check_json_output_is_data(tmp_path: Path) -> None:
+    """check --json prints one JSON object per record with the answer as exact text."""
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps([GRAPH, GRAPH]))
+    code, text = run(["check", str(path), "--json"])
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert code == 0
+    assert len(rows) == 2
+    assert rows[0]["report"]["answers"]["unknown_ana_inches"]["answer"]["value"] == "63"
+
+
+def test_check_bad_record_is_one_message(tmp_path: Path) -> None:
+    """A record that does not fit refuses with its reason on one line; the run goes on."""
+    path = tmp_path / "g.jsonl"
+    path.write_text('{"entities": []}\n{"entities": ["A"' + "\n" + json.dumps(GRAPH) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 1
+    lines = text.splitlines()
+    assert lines[0].startswith("g.jsonl:1: refused malformed_input")
+    assert lines[1].startswith("g.jsonl:2: refused malformed_input")
+    assert "63 inches" in text
+
+
+@pytest.mark.parametrize("content", ["", "not json at all {", "\x00\x01"])
+def test_check_bad_file_exit_2_without_traceback(tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty or unreadable file is exit 2 (empty) or per-record refusals, never a traceback."""
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, text = run(["check", str(path)])
+    err = capsys.readouterr().err
+    assert "Traceback" not in text + err
+    assert code in (1, 2)
+
+
+def test_missing_file_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """A path that does not exist: exit 2 and one message on stderr."""
+    code, _ = run(["check", "/nonexistent/file.json"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == "bgverify check: error: /nonexistent/file.json: no such file"
+
+
+def test_lanes_table_and_json() -> None:
+    """lanes prints the table with an overall row; --json gives counts per lane."""
+    code, text = run(["lanes", "--lane", "graphs"])
+    assert "overall" in text
+    assert code in (0, 1)
+    code_json, data = run(["lanes", "--lane", "graphs", "--json"])
+    parsed = json.loads(data)
+    assert set(parsed["lanes"]) == {"graphs"}
+    assert code_json == code
+
+
+def test_unknown_lane_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown lane name is exit 2 with the list of lanes."""
+    code, _ = run(["lanes", "--lane", "nope"])
+    assert code == 2
+    assert "graphs, relational, bad_inputs, crosscheck" in capsys.readouterr().err
+
+
+def test_crosscheck_command(tmp_path: Path) -> None:
+    """crosscheck on our fixture prints the category table; --json gives counts; exit 0 (nothing unclassified)."""
+    path = Path(__file__).resolve().parents[1] / "data" / "crosscheck_equations.jsonl"
+    code, text = run(["crosscheck", str(path)])
+    assert code == 0
+    assert "admits_incommensurable_currencies" in text
+    code, text = run(["crosscheck", str(path), "--json"])
+    assert json.loads(text)["counts"]["agree"] == 3
+
+
+@pytest.mark.parametrize("command", [[], ["lanes"], ["check"], ["crosscheck"]])
+def test_help_for_every_command(command: list[str]) -> None:
+    """--help works for the program and each command (argparse exits 0)."""
+    with pytest.raises(SystemExit) as info:
+        main([*command, "--help"], out=io.StringIO())
+    assert info.value.code == 0
+
+
+def test_no_command_prints_help() -> None:
+    """No command: the help text and exit 2."""
+    code, text = run([])
+    assert code == 2
+    assert "lanes" in text
+
+
+def test_python_dash_m_verifier() -> None:
+    """python -m verifier runs the same command line."""
+    proc = subprocess.run([sys.executable, "-m", "verifier", "--help"], capture_output=True, text=True, check=False, timeout=60)
+    assert proc.returncode == 0
+    assert "bgverify" in proc.stdout

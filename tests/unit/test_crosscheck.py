@@ -1,0 +1,191 @@
+"""Cross-checking another implementation's verdicts (verifier.crosscheck, SPEC §7)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from adapters.records import equation_from_record
+from verifier import BindingGraph, SymbolBinding, check_equation
+from verifier.crosscheck import CATEGORIES, CrosscheckReport, crosscheck, crosscheck_file, detailed_outcome, outcome
+from verifier.model import BoundEquation
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+UPSTREAM_EQUATION_COUNTS = {
+    "agree": 27, "admits_incommensurable_currencies": 1, "admits_offset_temperature_arithmetic": 2,
+    "admits_container_as_items": 1, "merges_count_kinds": 1, "admits_unscaled_degree": 1,
+    "admits_calendar_without_convention": 2, "admits_product_of_quantities": 1, "scalar_as_unit_bearing": 1,
+    "multiplicative_comparison_dimensionless": 2, "refuses_lexicon_surface": 5, "unknown_operation_kind": 1,
+}
+UPSTREAM_ADAPTER_COUNTS = {
+    "agree": 43, "admits_offset_temperature_arithmetic": 1, "scalar_as_unit_bearing": 4,
+    "multiplicative_comparison_dimensionless": 2, "refuses_lexicon_surface": 2, "wires_initial_state": 21,
+    "transfer_target_as_dependency": 13, "crashes": 1, "only_ours": 16,
+}
+
+
+def _nonzero(report: CrosscheckReport) -> dict[str, int]:
+    return {k: v for k, v in report.counts.items() if v}
+
+
+def test_upstream_equation_verdicts_counts(upstream: Path) -> None:
+    """The 45 upstream equation records fall into the pinned categories, none unclassified."""
+    report = crosscheck_file(upstream / "hand_rolled" / "equation_verdicts.jsonl")
+    assert len(report.pairs) == 45
+    assert _nonzero(report) == UPSTREAM_EQUATION_COUNTS
+    assert report.unclassified == ()
+
+
+def test_upstream_adapter_corpus_counts(upstream: Path) -> None:
+    """Our binding of the 72 upstream graphs against their canonical texts: pinned counts, none unclassified."""
+    report = crosscheck_file(upstream / "hand_rolled" / "adapter_canonical.jsonl")
+    assert _nonzero(report) == UPSTREAM_ADAPTER_COUNTS
+    assert report.unclassified == ()
+
+
+def test_upstream_specific_pairs(upstream: Path) -> None:
+    """Named upstream pairs land where the README says they should."""
+    report = crosscheck_file(upstream / "hand_rolled" / "equation_verdicts.jsonl")
+    by_id = {p.case_id: p for p in report.pairs}
+    assert by_id["eq-add-dollar-euro"].category == "admits_incommensurable_currencies"
+    assert by_id["eq-add-box-item"].category == "admits_container_as_items"
+    assert by_id["eq-add-month-day"].category == "admits_calendar_without_convention"
+    assert by_id["eq-multiply-dollar-scalar-as-dollar"].ours == "multiply: [money,dimensionless] -> money"
+    assert by_id["eq-apply-rate-mph-symbol"].category == "refuses_lexicon_surface"
+
+
+def test_own_equation_fixture_counts() -> None:
+    """Our own equation-record fixture covers the currency, offset, container, count-kind, calendar and scalar categories."""
+    report = crosscheck_file(DATA / "crosscheck_equations.jsonl")
+    by_id = {p.case_id: p.category for p in report.pairs}
+    assert by_id == {
+        "own-add-pesos-yen": "admits_incommensurable_currencies",
+        "own-add-kelvin": "agree",
+        "own-sub-fahrenheit": "admits_offset_temperature_arithmetic",
+        "own-add-crate-dozen": "admits_container_as_items",
+        "own-add-children-geese": "merges_count_kinds",
+        "own-add-decade-day": "admits_calendar_without_convention",
+        "own-add-yard-mile": "agree",
+        "own-rate-kph-symbol": "refuses_lexicon_surface",
+        "own-multiply-scalar-cups": "scalar_as_unit_bearing",
+        "own-fraction-portion": "unknown_operation_kind",
+        "own-add-same-grams": "agree",
+    }
+
+
+def test_own_adapter_fixture_counts() -> None:
+    """Our own adapter-corpus fixture: initial-state wiring, transfer target, an unparsed lexicon surface and a crash are named."""
+    report = crosscheck_file(DATA / "crosscheck_adapter.jsonl")
+    got = sorted((p.case_id, p.lhs_symbol_id, p.category) for p in report.pairs)
+    assert got == [
+        ("own-double-feet", "op_000_result", "refuses_lexicon_surface"),
+        ("own-partition", "op_000_result", "crashes"),
+        ("own-transfer", "op_000_result", "transfer_target_as_dependency"),
+        ("own-transfer", "op_000_target_result", "only_ours"),
+        ("own-two-steps", "op_000_result", "agree"),
+        ("own-two-steps", "op_001_result", "wires_initial_state"),
+    ]
+    assert report.unclassified == ()
+
+
+RECORDS = [json.loads(line) for line in (DATA / "crosscheck_equations.jsonl").read_text().splitlines() if line.strip()]
+
+
+def _single_graph(record: dict[str, object], lhs: str) -> BindingGraph:
+    equation, symbols, _ = equation_from_record({**record, "lhs_symbol_id": lhs})
+    return BindingGraph(symbols=(*symbols.values(), SymbolBinding(
+        symbol_id=lhs, name=lhs, semantic_role="quantity", source_span=next(iter(symbols.values())).source_span,
+        introduced_by="test")), equations=(equation,))
+
+
+def test_broken_callable_admitting_length_plus_mass_is_caught() -> None:
+    """A reference that admits everything additive lands length + mass in admits_dimension_mismatch."""
+    record = {"id": "x", "lhs_symbol_id": "r", "operation_kind": "add", "hand_rolled": {"status": "refused", "reason": "unit_mismatch"},
+              "symbols": [{"semantic_role": "quantity", "symbol_id": "a", "unit": "feet"}, {"semantic_role": "quantity", "symbol_id": "b", "unit": "pounds"}]}
+    graph = _single_graph(record, "total")
+
+    def lenient(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        return f"{equation.operation_kind}: [length,mass] -> length"
+
+    report = crosscheck(graph, lenient)
+    assert [p.category for p in report.pairs] == ["admits_dimension_mismatch"]
+    assert report.pairs[0].ours == "unit_mismatch"
+
+
+def test_broken_callable_ignoring_conversion_factors_is_caught() -> None:
+    """A reference whose factors ignore the inch-to-foot conversion lands in ignores_conversion_factor."""
+    record = {"id": "x", "lhs_symbol_id": "r", "operation_kind": "add", "hand_rolled": {"status": "refused", "reason": "unit_mismatch"},
+              "symbols": [{"semantic_role": "quantity", "symbol_id": "a", "unit": "feet"}, {"semantic_role": "quantity", "symbol_id": "b", "unit": "inches"}]}
+    graph = _single_graph(record, "total")
+
+    def no_factors(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        return "add: [length,length] -> length; factors a=1, b=1"
+
+    def exact(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        return detailed_outcome(check_equation(equation, symbols))
+
+    assert [p.category for p in crosscheck(graph, no_factors).pairs] == ["ignores_conversion_factor"]
+    assert [p.category for p in crosscheck(graph, exact).pairs] == ["agree"]
+    assert crosscheck(graph, exact).pairs[0].ours.endswith("factors a=1, b=1/12")
+
+
+def test_crashing_callable_is_a_crashes_pair() -> None:
+    """An exception raised by the other side is recorded as a crashes pair, not raised."""
+    graph = _single_graph(RECORDS[1], "total")
+
+    def boom(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        raise AttributeError("'PartitionChunk' object has no attribute 'delta'")
+
+    (pair,) = crosscheck(graph, boom).pairs
+    assert pair.category == "crashes"
+    assert "AttributeError" in pair.theirs
+
+
+def test_mapping_of_outcomes_and_missing_equations() -> None:
+    """Outcomes given as a mapping align by lhs; an lhs only theirs has is only_theirs."""
+    graph = _single_graph(RECORDS[6], "total")
+    equation = graph.equations[0]
+    ours = outcome(check_equation(equation, graph.symbol_map))
+    report = crosscheck(graph, {"total": ours, "ghost": "add: [money] -> money"})
+    assert sorted((p.lhs_symbol_id, p.category) for p in report.pairs) == [("ghost", "only_theirs"), ("total", "agree")]
+
+
+def test_canonical_text_subject(upstream: Path) -> None:
+    """A bare canonical text is re-checked against what it records."""
+    line = next(
+        json.loads(raw) for raw in (upstream / "hand_rolled" / "adapter_canonical.jsonl").read_text().splitlines()
+        if json.loads(raw)["id"] == "probe-add-celsius"
+    )
+    report = crosscheck(line["hand_rolled_canonical"], case_id="probe-add-celsius")
+    assert [p.category for p in report.pairs] == ["admits_offset_temperature_arithmetic"]
+
+
+def test_report_data_shapes() -> None:
+    """Counts list every category; rows, JSON and the table are usable as data and text."""
+    report = crosscheck_file(DATA / "crosscheck_equations.jsonl")
+    assert set(report.counts) == set(CATEGORIES)
+    assert sum(report.counts.values()) == len(report.pairs) == len(report.rows())
+    assert set(report.rows()[0]) == {"case_id", "lhs_symbol_id", "ours", "theirs", "category", "detail"}
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["counts"]["agree"] == 3
+    assert "admits_incommensurable_currencies" in report.table()
+    assert repr(report).startswith("CrosscheckReport(11 pairs")
+
+
+def test_every_category_is_documented() -> None:
+    """Each category carries a one-line explanation of who is right."""
+    assert all(isinstance(text, str) and len(text) > 20 for text in CATEGORIES.values())
+    assert "unclassified" in CATEGORIES
+    assert "agree" in CATEGORIES
+
+
+def test_crosscheck_refuses_wrong_subjects() -> None:
+    """A subject that is neither text nor a graph, or a graph without the other side, is a TypeError."""
+    with pytest.raises(TypeError):
+        crosscheck(42)
+    with pytest.raises(TypeError):
+        crosscheck(BindingGraph())
