@@ -146,7 +146,7 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
             else:
                 raise MathGraphError("malformed_input", f"a line starts with S, F, E, U, C or P; found {line[:20]!r}", where)
         except BindingGraphError as exc:
-            raise MathGraphError(exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path else where) from None
+            raise MathGraphError(exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path and exc.path != where else where) from None
     by_id = {s.symbol_id: s for s in symbols}
     equations: list[BoundEquation] = []
     recorded: dict[str, RecordedVerdict] = {}

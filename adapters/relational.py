@@ -75,7 +75,7 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
     order: dict[str, None] = {}
     for i, rel in enumerate(relations):
         path = f"relations[{i}]"
-        if not isinstance(rel, dict) or rel.get("kind") not in _FIELDS:
+        if not isinstance(rel, dict) or not isinstance(rel.get("kind"), str) or rel["kind"] not in _FIELDS:
             kind = rel.get("kind") if isinstance(rel, dict) else type(rel).__name__
             raise MathGraphError("malformed_input", f"unknown relation kind {kind!r:.40}; expected one of {list(RELATION_KINDS)}", f"{path}.kind")
         required, optional = _FIELDS[str(rel["kind"])]

@@ -17,6 +17,7 @@ BASE_DIMENSIONS: Final[tuple[str, ...]] = ("length", "time", "mass", "money", "c
 """The six base dimensions, in the upstream order (ADR-0134)."""
 
 _AXIS_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(BASE_DIMENSIONS)}
+_CANONICAL: dict[tuple[int, ...], str] = {}  # exponents -> canonical string (a pure function, memoized)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,9 @@ class DimensionVector:
         Positive powers form the numerator and negative powers the denominator,
         each joined by ``*`` in :data:`BASE_DIMENSIONS` order (ADR-0134).
         """
+        cached = _CANONICAL.get(self.exponents)
+        if cached is not None:
+            return cached
         nums: list[str] = []
         dens: list[str] = []
         for name, power in zip(BASE_DIMENSIONS, self.exponents, strict=True):
@@ -84,9 +88,13 @@ class DimensionVector:
             elif power < 0:
                 dens.append(name if power == -1 else f"{name}^{-power}")
         if not nums and not dens:
-            return "dimensionless"
-        head = "*".join(nums) if nums else "1"
-        return f"{head}/{'*'.join(dens)}" if dens else head
+            text = "dimensionless"
+        else:
+            head = "*".join(nums) if nums else "1"
+            text = f"{head}/{'*'.join(dens)}" if dens else head
+        if len(_CANONICAL) < 4096:
+            _CANONICAL[self.exponents] = text
+        return text
 
     def __str__(self) -> str:
         return self.to_canonical_string()

@@ -33,6 +33,7 @@ MAX_EXPR_CHARS: Final[int] = 4096
 MAX_DEPTH: Final[int] = 32
 MAX_EXPONENT: Final[int] = 3
 MAX_IDENT_CHARS: Final[int] = 128
+_DIGIT_LIMIT: Final[int] = 10**MAX_DIGITS
 
 _TOKEN: Final = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/()]))")
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -130,6 +131,7 @@ class _Parser:
                 raise BindingGraphError("unsafe_expression", "an exponent must be a whole number", self.path)
             if len(text) > 2 or int(text) > MAX_EXPONENT:
                 raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", self.path)
+            check_expression(base, path=self.path)  # bound the base first: ((9**3)**3)**3... must not grow unchecked
             return base ** (sign * int(text))
         return base
 
@@ -200,7 +202,7 @@ def check_expression(expr: object, *, path: str = "") -> None:
                 raise BindingGraphError("unsafe_expression", f"symbol name {node.name!r} is not an identifier", path)
             continue
         if isinstance(node, sympy.Rational):
-            if len(str(abs(node.p))) > MAX_DIGITS or len(str(node.q)) > MAX_DIGITS:
+            if abs(int(node.p)) >= _DIGIT_LIMIT or int(node.q) >= _DIGIT_LIMIT:  # no str(): huge ints raise there
                 raise BindingGraphError("input_too_large", f"a number with more than {MAX_DIGITS} digits", path)
             continue
         if isinstance(node, (sympy.Add, sympy.Mul)):

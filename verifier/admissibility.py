@@ -37,6 +37,7 @@ CHUNK_SUFFIX: Final[str] = "__chunk"
 """Symbol-id conventions (ADR-0133/0134): scalars of multiply, divisors of divide, chunks of unit_partition."""
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_CARRIER_ROLES: Final[frozenset[str]] = frozenset({"operand", "state", "dividend", "quantity", "reference"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +221,15 @@ def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
         raise _Refuse(exc.reason, exc.explain()) from None
 
 
+def _binding(table: Mapping[str, SymbolBinding], symbol_id: str) -> SymbolBinding | None:
+    binding = table.get(symbol_id)
+    if binding is not None and (not isinstance(binding, SymbolBinding) or binding.symbol_id != symbol_id):
+        raise _Refuse("malformed_input", f"symbols[{symbol_id!r}] must be the SymbolBinding of {symbol_id!r}, found {binding!r:.60}")
+    return binding
+
+
 def _operand(vocab: UnitVocabulary, table: Mapping[str, SymbolBinding], dep: str) -> _Operand:
-    binding = table.get(dep)
+    binding = _binding(table, dep)
     if binding is None:
         raise _Refuse("unknown_symbol", f"dependency {dep!r} names no symbol")
     if binding.unit is None:
@@ -288,9 +296,48 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         voc = vocab if vocab is not None else default_vocabulary()
         if not isinstance(voc, UnitVocabulary):
             raise _Refuse("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}")
-        return Verdict("admitted", proof=_check(equation, _symbol_table(symbols), voc))
+        table = _symbol_table(symbols)
     except _Refuse as exc:
         return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
+    key = _cache_key(equation, table, voc)
+    cached = _VERDICTS.get(key)
+    if cached is not None:
+        return cached
+    try:
+        verdict = Verdict("admitted", proof=_check(equation, table, voc))
+    except _Refuse as exc:
+        verdict = Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
+    if len(_VERDICTS) >= VERDICT_CACHE_SIZE:
+        _VERDICTS.clear()
+    _VERDICTS[key] = verdict
+    return verdict
+
+
+VERDICT_CACHE_SIZE: Final[int] = 65536
+"""Most verdicts kept in memory; the cache is emptied when full."""
+
+_VERDICTS: dict[tuple[object, ...], Verdict] = {}
+
+
+def _cache_key(equation: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> tuple[object, ...]:
+    """Everything a verdict depends on: the equation, each dependency's id, role and unit, the lhs unit, the vocabulary."""
+    signature = tuple(_binding_key(table, dep) for dep in equation.dependencies)
+    return (equation, signature, _binding_key(table, equation.lhs_symbol_id)[2], vocab)
+
+
+def _binding_key(table: Mapping[str, SymbolBinding], symbol_id: str) -> tuple[object, ...]:
+    """``(id, role, unit)``; a value that is not this id's SymbolBinding gets a key of its own (refused by _binding)."""
+    sym = table.get(symbol_id)
+    if sym is None:
+        return (symbol_id, None, None)
+    if not isinstance(sym, SymbolBinding) or sym.symbol_id != symbol_id:
+        return (symbol_id, "<malformed>", repr(sym))
+    return (symbol_id, sym.semantic_role, sym.unit)
+
+
+def clear_verdict_cache() -> None:
+    """Forget every cached verdict (for benchmarks measuring first-seen equations)."""
+    _VERDICTS.clear()
 
 
 def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> UnitProof:
@@ -301,7 +348,7 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     literal = None
     if eq.literal_unit is not None:
         literal = _Operand("<literal>", None, _resolve(vocab, eq.literal_unit, "literal_unit"))
-    lhs = table.get(eq.lhs_symbol_id)
+    lhs = _binding(table, eq.lhs_symbol_id)
     lhs_ref = None
     if lhs is not None and lhs.unit is not None and lhs.symbol_id not in eq.dependencies:
         lhs_ref = _resolve(vocab, lhs.unit, f"{lhs.symbol_id}.unit")
@@ -337,7 +384,11 @@ def _proof(
                 _no_offset(lhs_op)
         rescale = _scale(result) / lhs_ref.scale if result is not None else Fraction(1) / lhs_ref.scale
         out_ref = lhs_ref
-    operands = tuple(ProofOperand(op.symbol_id, role, op.unit, dim, factor * rescale) for op, role, dim, factor in parts)
+    # A sum rescales every term; a product or quotient only the one operand carrying the unit.
+    operands = tuple(
+        ProofOperand(op.symbol_id, role, op.unit, dim, factor * rescale if role in _CARRIER_ROLES else factor)
+        for op, role, dim, factor in parts
+    )
     declarations: list[str] = []
     for op, _, _, _ in parts:
         if op.ref is not None:
@@ -409,7 +460,7 @@ def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, l
     dividend = deps[0] if deps[1] is divisor else deps[1]
     _no_offset(dividend, divisor)
     if divisor.ref is None or divisor.ref.kind == ():
-        parts = [(dividend, "dividend", dividend.dimension, Fraction(1)), (divisor, "divisor", DIMENSIONLESS, Fraction(1) / _scale(divisor.ref))]
+        parts = [(dividend, "dividend", dividend.dimension, Fraction(1)), (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref))]
         return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), dividend.ref, dividend.dimension, lhs_ref)
     quotient_dim = dividend.dimension / divisor.dimension
     if dividend.ref is not None and dividend.ref.kind == divisor.ref.kind:
@@ -493,7 +544,8 @@ def _unit_partition(eq: BoundEquation, deps: list[_Operand], literal: _Operand |
     _no_offset(state, chunk)
     if lhs_ref is not None and lhs_ref.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"unit_partition makes a count; {eq.lhs_symbol_id} claims {lhs_ref.lemma}")
-    parts = [(state, "state", state.dimension, _scale(state.ref) / _scale(chunk.ref)), (chunk, "chunk", chunk.dimension, Fraction(1))]
+    pieces = _scale(state.ref) / _scale(chunk.ref) / (lhs_ref.scale if lhs_ref is not None else 1)
+    parts = [(state, "state", state.dimension, pieces), (chunk, "chunk", chunk.dimension, Fraction(1))]
     parts = sorted(parts, key=lambda p: p[0].symbol_id) if chunk is not literal else parts
     result_dim = _COUNT if lhs_ref is not None else DIMENSIONLESS
     return _proof(eq, parts, None if lhs_ref is None else lhs_ref, result_dim, None)

@@ -150,7 +150,7 @@ class SymbolBinding:
     def __post_init__(self) -> None:
         _ident(self.symbol_id, "symbol.symbol_id")
         _text(self.name, f"symbols[{self.symbol_id}].name")
-        if self.semantic_role not in SEMANTIC_ROLES:
+        if not isinstance(self.semantic_role, str) or self.semantic_role not in SEMANTIC_ROLES:
             raise _fail(f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {self.semantic_role!r:.40}", f"symbols[{self.symbol_id}].semantic_role")
         if not isinstance(self.source_span, SourceSpanLink):
             raise _fail("source_span must be a SourceSpanLink", f"symbols[{self.symbol_id}].source_span")
@@ -299,7 +299,7 @@ class BoundEquation:
             raise _fail("source_span must be a SourceSpanLink", f"{where}.source_span")
         _text(self.literal_unit, f"{where}.literal_unit", optional=True)
         _text(self.unit_proof, f"{where}.unit_proof")
-        if self.admissibility_status not in ADMISSIBILITY_STATUSES:
+        if not isinstance(self.admissibility_status, str) or self.admissibility_status not in ADMISSIBILITY_STATUSES:
             raise _fail(f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status")
         if self.admissibility_status == "refused":
             _text(self.refusal_reason, f"{where}.refusal_reason")
@@ -372,7 +372,7 @@ def parse_state_index(value: object, path: str = "state_index") -> StateIndex:
     """
     if isinstance(value, OperationIndex):
         return value
-    if value in STATE_INDEX_LABELS:
+    if isinstance(value, str) and value in STATE_INDEX_LABELS:
         return value  # type: ignore[return-value]
     if isinstance(value, str):
         match = re.fullmatch(r"op\(([0-9]{1,6})\)", value)
@@ -411,9 +411,9 @@ class BoundUnknown:
         where = f"unknowns[{self.symbol_id}]"
         if not isinstance(self.question_span, SourceSpanLink):
             raise _fail("question_span must be a SourceSpanLink", f"{where}.question_span")
-        if not isinstance(self.state_index, OperationIndex) and self.state_index not in STATE_INDEX_LABELS:
+        if not isinstance(self.state_index, OperationIndex) and (not isinstance(self.state_index, str) or self.state_index not in STATE_INDEX_LABELS):
             raise _fail(f"state_index must be 'initial', 'terminal' or OperationIndex, found {self.state_index!r:.40}", f"{where}.state_index")
-        if self.question_form not in QUESTION_FORMS:
+        if not isinstance(self.question_form, str) or self.question_form not in QUESTION_FORMS:
             raise _fail(f"question_form must be one of {sorted(QUESTION_FORMS)}, found {self.question_form!r:.40}", f"{where}.question_form")
         _text(self.expected_unit, f"{where}.expected_unit", optional=True)
 

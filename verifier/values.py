@@ -241,6 +241,34 @@ class _Solver:
             self.values.pop(name, None)
             self.trace.append(TraceStep("refuse", name, note=f"{reason}: {detail}"))
 
+    def refuse_dependent(self, name: str, bad_dep: str) -> None:
+        """Refuse ``name`` as ``refused_dependency``, naming the root cause however deep the chain."""
+        root = self.refusals[bad_dep]
+        if root.reason == "refused_dependency" and "; cause: " in root.detail:
+            cause = root.detail.split("; cause: ", 1)[1]
+        else:
+            cause = f"{bad_dep} ({root.reason}: {root.detail})"
+        self.refuse(name, "refused_dependency", f"depends on {bad_dep}; cause: {cause}"[:400])
+
+    def refuse_support(self, roots: list[str], detail: str) -> None:
+        """Refuse every symbol a contradiction rests on (the transitive dependencies of ``roots``).
+
+        A system with no solution fixes none of its symbols: which stated value is wrong
+        cannot be known, so none of them is answered (their dependents are then refused
+        by :meth:`propagate`).
+        """
+        stack = list(roots)
+        seen: set[str] = set(stack)
+        while stack:
+            eq = self.by_lhs.get(stack.pop())
+            if eq is None:
+                continue
+            for dep in sorted(eq.dependencies):
+                if dep not in seen:
+                    seen.add(dep)
+                    self.refuse(dep, "inconsistent", detail)
+                    stack.append(dep)
+
     def declared_unit(self, name: str) -> UnitRef | None | Refusal:
         unit = self.symbols[name].unit
         if unit is None:
@@ -290,7 +318,9 @@ class _Solver:
                     self.refuse(name, exc.reason, exc.explain())
                     continue
             if name in self.values and self.values[name] != value:
-                self.refuse(name, "inconsistent", f"two facts give {name} the values {format_exact(self.values[name])} and {format_exact(value)}")
+                detail = f"two facts give {name} the values {format_exact(self.values[name])} and {format_exact(value)}"
+                self.refuse(name, "inconsistent", detail)
+                self.refuse_support([name], f"takes part in a contradiction: {detail}")
                 continue
             bad = self.domain(name, value, ref, None)
             if bad is not None:
@@ -329,8 +359,7 @@ class _Solver:
                 continue
             bad_dep = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
             if bad_dep is not None:
-                root = self.refusals[bad_dep]
-                self.refuse(lhs, "refused_dependency", f"depends on {bad_dep} ({root.reason}: {root.detail})"[:400])
+                self.refuse_dependent(lhs, bad_dep)
                 continue
             if all(d in self.values for d in eq.dependencies):
                 self.compute(eq, verdict.proof)
@@ -352,7 +381,9 @@ class _Solver:
             self.refuse(lhs, problem.reason, problem.detail)
             return
         if lhs in self.values and self.values[lhs] != value:
-            self.refuse(lhs, "inconsistent", f"{lhs} is stated as {format_exact(self.values[lhs])} but its equation gives {format_exact(value)}")
+            detail = f"{lhs} is stated as {format_exact(self.values[lhs])} but its equation gives {format_exact(value)}"
+            self.refuse(lhs, "inconsistent", detail)
+            self.refuse_support([lhs], f"takes part in a contradiction: {detail}")
             return
         self.values[lhs] = value
         self.units[lhs] = proof.result_ref
@@ -391,7 +422,11 @@ class _Solver:
                 const = eq.rhs.as_coeff_Add()[0] if isinstance(eq.rhs, sympy.Add) else (eq.rhs if isinstance(eq.rhs, sympy.Rational) else sympy.Integer(0))
                 frame_rhs = frame_rhs + (rational(lit) - 1) * const
             known = {symbol(k): rational(v) for k, v in self.values.items()}
-            exprs.append((eq, (symbol(eq.lhs_symbol_id) - frame_rhs).xreplace(known)))
+            expr = (symbol(eq.lhs_symbol_id) - frame_rhs).xreplace(known)
+            if expr.has(sympy.S.ComplexInfinity, sympy.S.NaN, sympy.S.Infinity, sympy.S.NegativeInfinity):
+                self.refuse(eq.lhs_symbol_id, "division_by_zero", f"{eq.lhs_symbol_id}: a divisor of {eq.rhs_canonical} is zero")
+                continue
+            exprs.append((eq, expr))
         unknowns = sorted({s for _, e in exprs for s in e.free_symbols}, key=lambda s: s.name)
         names = [s.name for s in unknowns]
         for eq, expr in exprs:
@@ -409,10 +444,16 @@ class _Solver:
         except ValueError:
             for name in names:
                 self.refuse(name, "inconsistent", f"the equations contradict each other: {system}"[:400])
+            lhs_ids = [eq.lhs_symbol_id for eq, _ in exprs]
+            for lhs in lhs_ids:
+                self.refuse(lhs, "inconsistent", f"the equations contradict each other: {system}"[:400])
+            self.refuse_support(lhs_ids, f"takes part in a contradiction: {system}"[:400])
             return
         free = set(params)
         solved: dict[str, Fraction] = {}
         for name, expr in zip(names, solution, strict=True):
+            if name in self.refusals:
+                continue
             if expr.free_symbols & free:
                 self.refuse(name, "underdetermined", f"{name} is not fixed by the equations ({system})"[:400])
             else:
@@ -444,7 +485,9 @@ class _Solver:
         for con in self.graph.constraints:
             value = self.values.get(con.symbol_id)
             if value is not None and not con.holds(value):
-                self.refuse(con.symbol_id, "inconsistent", f"{con.symbol_id} = {format_exact(value)} violates the constraint {con.predicate}")
+                detail = f"{con.symbol_id} = {format_exact(value)} violates the constraint {con.predicate}"
+                self.refuse(con.symbol_id, "inconsistent", detail)
+                self.refuse_support([con.symbol_id], f"takes part in a contradiction: {detail}")
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (refused_dependency, naming the cause)."""
@@ -457,13 +500,16 @@ class _Solver:
                     continue
                 bad = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
                 if bad is not None:
-                    self.refuse(lhs, "refused_dependency", f"depends on {bad} ({self.refusals[bad].reason})")
+                    self.refuse_dependent(lhs, bad)
                     changed = True
 
     # ------------------------------------------------------------ answers
     def unit_of(self, name: str) -> UnitRef | None:
         if name in self.units:
             return self.units[name]
+        verdict = self.verdicts.get(name)
+        if verdict is not None and verdict.proof is not None:  # admitted, value refused: the proof knows its unit
+            return verdict.proof.result_ref
         declared = self.declared_unit(name)
         return declared if isinstance(declared, UnitRef) else None
 
@@ -471,14 +517,14 @@ class _Solver:
         lhs_index = {eq.lhs_symbol_id: i for i, eq in enumerate(self.graph.equations)}
         initial: list[str] = []
         timeline: list[tuple[int, str]] = []
+        blind: list[tuple[int, str]] = []  # refused equations of this entity whose result kind nobody knows
         for sym in self.graph.symbols:
             if sym.entity != entity or sym.semantic_role in ("entity", "unknown"):
                 continue
             ref = self.unit_of(sym.symbol_id)
             if ref is None:
-                declared = self.declared_unit(sym.symbol_id)
-                if isinstance(declared, Refusal) and sym.symbol_id in self.refusals:
-                    continue
+                if sym.unit is None and sym.symbol_id in lhs_index and self.verdicts[sym.symbol_id].proof is None:
+                    blind.append((lhs_index[sym.symbol_id], sym.symbol_id))
                 continue
             if ref.kind != kind:
                 continue
@@ -492,6 +538,10 @@ class _Solver:
         if index == "initial":
             return initial[0] if initial else None
         limit = len(self.graph.equations) if index == "terminal" else index.index  # type: ignore[union-attr]
+        last = max((i for i, _ in timeline if i <= limit), default=-1)
+        later = [name for i, name in sorted(blind) if last < i <= limit]
+        if later:  # a refused equation may have set this state after the last known one: never skip it
+            return self.refusals.get(later[-1]) or Refusal("refused_dependency", f"{later[-1]} was refused")
         chosen = [name for i, name in timeline if i <= limit]
         if chosen:
             return chosen[-1]
