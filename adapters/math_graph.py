@@ -371,7 +371,7 @@ class _Binder:
 
     def kind(self, unit: str) -> object:
         try:
-            return _state_key(self.vocab.resolve(unit).kind)
+            return self.vocab.resolve(unit).quantity_kind
         except UnitRefusal:
             return ("<unresolved>", unit)
 
@@ -539,20 +539,6 @@ class _Binder:
             raise MathGraphError(exc.reason, exc.detail, "unknown") from None
         bound = BoundUnknown(symbol_id=uid, question_span=probe.question_span, state_index=probe.state_index, question_form=form, expected_unit=unknown.unit)
         return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(bound,))
-
-
-def _state_key(kind: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int], ...]:
-    """The state key of a unit kind: calendar and fixed time units share one state.
-
-    Years and days are one quantity whose conversion needs a declared convention, so
-    adding days to a holding in years must reach admissibility (``convention_required``)
-    rather than start a separate days state at 0.
-    """
-    merged: dict[str, int] = {}
-    for dim, power in kind:
-        key = "[time]" if dim == "[calendar]" else dim
-        merged[key] = merged.get(key, 0) + power
-    return tuple(sorted((k, p) for k, p in merged.items() if p))
 
 
 def _restamp(eq: BoundEquation, status: str, proof: str, reason: str | None) -> BoundEquation:

@@ -64,6 +64,22 @@ class UnitRef:
     is_calendar: bool = field(default=False, repr=False)
     declarations: tuple[str, ...] = field(default=(), repr=False)
 
+    @property
+    def quantity_kind(self) -> tuple[tuple[str, int], ...]:
+        """:attr:`kind` with calendar time counted as time: units of one quantity.
+
+        Years and days measure one quantity although only a declared convention converts
+        them, so a holding in years and one in days are one state (an entity's state is
+        keyed by quantity, SPEC §4); converting between them still needs the convention.
+        """
+        if not self.is_calendar:
+            return self.kind
+        merged: dict[str, int] = {}
+        for name, power in self.kind:
+            key = "[time]" if name == f"[{_CALENDAR}]" else name
+            merged[key] = merged.get(key, 0) + power
+        return tuple(sorted((k, p) for k, p in merged.items() if p))
+
     def to_json(self) -> dict[str, object]:
         """``{"surface", "lemma", "dimension"}``; the pint unit is stored as its lemma."""
         return {"surface": self.surface, "lemma": self.lemma, "dimension": self.dimension.to_canonical_string()}

@@ -482,10 +482,33 @@ def _compare_multiplicative(eq: BoundEquation, deps: list[_Operand], literal: _O
     return _proof(eq, [(ref, "reference", ref.dimension, Fraction(1))], ref.ref, ref.dimension, lhs_ref)
 
 
-def _rate_parts(rate: UnitRef) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
-    num = tuple((d, p) for d, p in rate.kind if p > 0)
-    den = tuple((d, -p) for d, p in rate.kind if p < 0)
-    return num, den
+def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, UnitRef | None, DimensionVector]:
+    """Split a rate into its numerator unit X and denominator unit Y (``X_per_Y``).
+
+    A composite or lexicon lemma ``X_per_Y`` whose two sides resolve gives both units
+    (so ``dollar_per_mph`` is dollars per mile-per-hour).  Otherwise (``hertz``,
+    ``pound_per_cubic_foot``) the registry dimensionality is split by the sign of each
+    power: the numerator is named when ``X_per_…``'s head resolves to it, and the
+    denominator is known by its kind only (``None``).
+
+    Returns:
+        ``(numerator or None for a pure number, denominator or None, denominator dimension)``.
+    """
+    head, sep, tail = rate.lemma.partition("_per_")
+    if sep:
+        try:
+            num, den = vocab.resolve(head), vocab.resolve(tail)
+        except UnitRefusal:
+            num = den = None
+        if num is not None and den is not None:
+            if num.quantity_kind == den.quantity_kind:
+                raise _Refuse("rate_form_invalid", f"{rate.lemma} relates one quantity kind to itself: a ratio, not a rate X/Y")
+            return num, den, den.dimension
+    num_kind = tuple((d, p) for d, p in rate.kind if p > 0)
+    den_axes = DimensionVector(tuple(-e if e < 0 else 0 for e in rate.dimension.exponents))  # type: ignore[arg-type]
+    if den_axes == DIMENSIONLESS:
+        raise _Refuse("rate_form_invalid", f"{rate.lemma} is not a rate X/Y")
+    return _numerator_unit(rate, num_kind, vocab), None, den_axes
 
 
 def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
@@ -499,25 +522,26 @@ def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | Non
     if rate.ref is None or quantity.ref is None:
         raise _Refuse("rate_form_invalid", "the rate and the quantity must both carry units")
     _no_offset(quantity)
-    num_kind, den_kind = _rate_parts(rate.ref)
-    if not den_kind:
-        raise _Refuse("rate_form_invalid", f"{rate.ref.lemma} is not a rate X/Y")
-    den_axes = DimensionVector(tuple(-e if e < 0 else 0 for e in rate.ref.dimension.exponents))  # type: ignore[arg-type]
-    if quantity.ref.kind != tuple(sorted(den_kind)):
-        if quantity.dimension != den_axes:
-            raise _Refuse("rate_form_invalid", f"{quantity.symbol_id} is {quantity.dimension}; the rate {rate.ref.lemma} needs {den_axes}")
-        if quantity.ref.is_calendar != rate.ref.is_calendar and den_axes == DimensionVector.from_axes({"time": 1}):
-            raise _Refuse("convention_required", f"{quantity.ref.lemma} against {rate.ref.lemma}: calendar units need a declared convention")
-        raise _Refuse("incommensurable_units", f"{quantity.ref.lemma} is not the kind the rate {rate.ref.lemma} is per")
-    result = _numerator_unit(rate.ref, num_kind, vocab)
+    result, den, den_dim = _rate_units(rate.ref, vocab)
+    if quantity.dimension != den_dim:
+        raise _Refuse("rate_form_invalid", f"{quantity.symbol_id} is {quantity.dimension}; the rate {rate.ref.lemma} is per {den_dim}")
+    if den is not None:
+        _same_kind(quantity, _Operand("<denominator>", None, den))
+        factor = quantity.ref.scale / den.scale
+    else:
+        den_kind = tuple(sorted((d, -p) for d, p in rate.ref.kind if p < 0))
+        if quantity.ref.kind != den_kind:
+            if quantity.ref.is_calendar != rate.ref.is_calendar:
+                raise _Refuse("convention_required", f"{quantity.ref.lemma} against {rate.ref.lemma}: calendar units need a declared convention")
+            raise _Refuse("incommensurable_units", f"{quantity.ref.lemma} is not the kind the rate {rate.ref.lemma} is per")
+        factor = rate.ref.scale * quantity.ref.scale / _scale(result)
     result_dim = rate.ref.dimension * quantity.dimension
-    factor = rate.ref.scale * quantity.ref.scale / _scale(result)
     parts = [(rate, "rate", rate.dimension, Fraction(1)), (quantity, "quantity", quantity.dimension, factor)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, result_dim, lhs_ref)
 
 
 def _numerator_unit(rate: UnitRef, num_kind: tuple[tuple[str, int], ...], vocab: UnitVocabulary) -> UnitRef | None:
-    """The rate's numerator unit X (``dollar`` of ``dollar_per_hour``), or ``None`` for a pure number (hertz)."""
+    """The rate's numerator unit X (``pound`` of ``pound_per_cubic_foot``), or ``None`` for a pure number (hertz)."""
     if not num_kind:
         return None
     head = rate.lemma.partition("_per_")[0]

@@ -37,7 +37,7 @@ REASON_STAGES: Final[dict[str, str]] = {
     "inconsistent": "values: the system contradicts itself (or a constraint)",
     "nonlinear": "values: what is left after substitution is not linear in the unknowns",
     "refused_dependency": "values: the value depends on a refused equation or value",
-    "value_out_of_range": "values: a magnitude beyond the documented bound (verifier.values.MAX_VALUE_DIGITS)",
+    "value_out_of_range": "values: a magnitude beyond the documented bound (verifier.values.MAX_VALUE_BITS, about 30 digits)",
     "state_unset": "values: an operation or unknown reads a state that was never set",
     "redeclared_state": "values: a comparison or declaration would overwrite an existing state",
     "ambiguous_reference": "values: a reference holds several kinds, or a fraction's referent is missing",

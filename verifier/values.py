@@ -230,14 +230,17 @@ class _Solver:
         self.values: dict[str, Fraction] = {}
         self.units: dict[str, UnitRef | None] = {}
         self.refusals: dict[str, Refusal] = {}
+        self.roots: dict[str, Refusal] = {}  # the root-cause refusal behind each refused symbol
         self.trace: list[TraceStep] = []
         self.verdicts: dict[str, Verdict] = {}
         self.by_lhs: dict[str, BoundEquation] = {eq.lhs_symbol_id: eq for eq in graph.equations}
 
     # ------------------------------------------------------------ helpers
-    def refuse(self, name: str, reason: str, detail: str) -> None:
+    def refuse(self, name: str, reason: str, detail: str, root: Refusal | None = None) -> None:
         if name not in self.refusals:
-            self.refusals[name] = Refusal(reason, detail)
+            refusal = Refusal(reason, detail)
+            self.refusals[name] = refusal
+            self.roots[name] = root if root is not None else refusal
             self.values.pop(name, None)
             self.trace.append(TraceStep("refuse", name, note=f"{reason}: {detail}"))
 
@@ -248,7 +251,15 @@ class _Solver:
             cause = root.detail.split("; cause: ", 1)[1]
         else:
             cause = f"{bad_dep} ({root.reason}: {root.detail})"
-        self.refuse(name, "refused_dependency", f"depends on {bad_dep}; cause: {cause}"[:400])
+        self.refuse(name, "refused_dependency", f"depends on {bad_dep}; cause: {cause}"[:400], self.roots.get(bad_dep, root))
+
+    def root_cause(self, name: str) -> Refusal:
+        """What an answer reading the refused ``name`` reports: the root cause, naming the path."""
+        refusal = self.refusals[name]
+        root = self.roots.get(name, refusal)
+        if root is refusal:
+            return refusal
+        return Refusal(root.reason, f"{root.detail} (reached {name} through its dependencies)"[:500])
 
     def refuse_support(self, roots: list[str], detail: str) -> None:
         """Refuse every symbol a contradiction rests on (the transitive dependencies of ``roots``).
@@ -513,7 +524,9 @@ class _Solver:
         declared = self.declared_unit(name)
         return declared if isinstance(declared, UnitRef) else None
 
-    def state(self, entity: str, kind: tuple[tuple[str, int], ...], index: StateIndex) -> str | None | Refusal:
+    def state(self, entity: str, asked: UnitRef, index: StateIndex) -> str | None | Refusal:
+        """The symbol holding ``entity``'s state of ``asked``'s quantity at ``index`` (None: never set)."""
+        kind = asked.quantity_kind
         lhs_index = {eq.lhs_symbol_id: i for i, eq in enumerate(self.graph.equations)}
         initial: list[str] = []
         timeline: list[tuple[int, str]] = []
@@ -526,7 +539,7 @@ class _Solver:
                 if sym.unit is None and sym.symbol_id in lhs_index and self.verdicts[sym.symbol_id].proof is None:
                     blind.append((lhs_index[sym.symbol_id], sym.symbol_id))
                 continue
-            if ref.kind != kind:
+            if ref.quantity_kind != kind:
                 continue
             if sym.symbol_id in lhs_index:
                 timeline.append((lhs_index[sym.symbol_id], sym.symbol_id))
@@ -541,43 +554,64 @@ class _Solver:
         last = max((i for i, _ in timeline if i <= limit), default=-1)
         later = [name for i, name in sorted(blind) if last < i <= limit]
         if later:  # a refused equation may have set this state after the last known one: never skip it
-            return self.refusals.get(later[-1]) or Refusal("refused_dependency", f"{later[-1]} was refused")
+            return self.root_cause(later[-1]) if later[-1] in self.refusals else Refusal("refused_dependency", f"{later[-1]} was refused")
         chosen = [name for i, name in timeline if i <= limit]
         if chosen:
             return chosen[-1]
         return initial[0] if initial else None
 
     def answer(self, unknown_id: str) -> Answer | Refusal:
+        """Answer one unknown: its entity's state (or every entity's, for a total) at the state index.
+
+        Order: the entity must exist; the asked unit must resolve; a refused state reports
+        its root cause; then the ADR-0135 question form is checked; then the value is
+        converted exactly into the asked unit.
+        """
         unknown = next(u for u in self.graph.unknowns if u.symbol_id == unknown_id)
-        try:
-            target = resolve_target(self.graph, unknown, self.vocab)
-        except QuestionTargetError as exc:
-            return Refusal(exc.reason, exc.detail)
-        if target.unit is None:
+        binding = self.symbols[unknown_id]
+        known = entities(self.graph)
+        if binding.entity is not None and binding.entity not in known:
+            return Refusal("unknown_entity_not_in_entities", f"{binding.entity!r} is not an entity of the graph")
+        asked_text = unknown.expected_unit or binding.unit
+        if asked_text is None:
             return Refusal("unit_unbound", f"{unknown_id} asks for no unit")
         try:
-            asked = self.vocab.resolve(target.unit, path=f"{unknown_id}.unit")
+            asked = self.vocab.resolve(asked_text, path=f"{unknown_id}.unit")
         except UnitRefusal as exc:
             return Refusal(exc.reason, exc.explain())
-        owners = [target.entity] if target.entity is not None else list(entities(self.graph))
-        total = Fraction(0)
-        parts: list[tuple[str, Fraction]] = []
+        owners = [binding.entity] if binding.entity is not None else list(known)
+        states: list[str] = []
         for owner in owners:
-            name = self.state(owner, asked.kind, target.state_index)
+            name = self.state(owner, asked, unknown.state_index)
             if isinstance(name, Refusal):
                 return name
             if name is None:
                 continue
             if name in self.refusals:
-                return self.refusals[name]
+                return self.root_cause(name)
             if name not in self.values:
                 return Refusal("underdetermined", f"nothing fixes {name}")
+            states.append(name)
+        try:
+            target = resolve_target(self.graph, unknown, self.vocab)
+        except QuestionTargetError as exc:
+            return Refusal(exc.reason, exc.detail)
+        if not states:
+            who = binding.entity if binding.entity is not None else "no entity"
+            return Refusal("state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}")
+        if len(states) > 1 and asked.is_offset:
+            return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
+        total = Fraction(0)
+        parts: list[tuple[str, Fraction]] = []
+        for name in states:
             ref = self.unit_of(name)
             value = self.values[name]
             assert ref is not None
+            try:
+                check_commensurable(ref, asked)
+            except UnitRefusal as exc:
+                return Refusal(exc.reason, f"{name} is in {ref.lemma}, asked in {asked.lemma}: {exc.detail}")
             if ref.is_offset or asked.is_offset:
-                if ref.lemma != asked.lemma and len(owners) > 1:
-                    return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
                 converted = self.vocab.convert(value, ref.surface, asked.surface) if ref.lemma != asked.lemma else value
                 factor = Fraction(1)
             else:
@@ -585,19 +619,13 @@ class _Solver:
                 converted = value * factor
             total += converted
             parts.append((name, factor))
-        if not parts:
-            who = target.entity if target.entity is not None else "no entity"
-            return Refusal("state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(target.state_index)}")
-        if len(parts) > 1 and asked.is_offset:
-            return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
-        formula = " + ".join(parts_name for parts_name, _ in parts)
         self.trace.append(TraceStep(
-            "answer", unknown_id, formula=formula,
+            "answer", unknown_id, formula=" + ".join(name for name, _ in parts),
             factors=tuple((n, format_exact(f)) for n, f in parts if f != 1),
             inputs=tuple((n, format_exact(self.values[n])) for n, _ in parts),
             value=format_exact(total), unit=asked.surface, note=target.question_form,
         ))
-        return Answer(rational(total), target.unit, target.question_form, target.state_index)
+        return Answer(rational(total), asked_text, target.question_form, unknown.state_index)
 
 
 def _fractional_scaling(eq: BoundEquation) -> bool:

@@ -551,20 +551,24 @@ def test_refusal_poisons_only_its_dependents(nouns: UnitVocabulary) -> None:
     data["unknown"] = {"entity": "Sam", "unit": "apples"}
     _, report = run(data, nouns)
     refusal = refused(report)
-    assert refusal.reason == "refused_dependency"
-    assert "negative_count" in refusal.detail
+    assert refusal.reason == "negative_count"  # the answer reports the root cause, naming the path
+    assert "op_000_result" in refusal.detail
+    assert "reached op_001_result" in refusal.detail
 
 
 def test_refused_dependency_names_the_root_cause_deep_in_a_chain(vocab: UnitVocabulary) -> None:
-    """Twelve steps after a negative count, the refusal still names the first refused symbol and why."""
+    """Twelve steps after a negative count, the values still name the first refused symbol and why, and the answer its reason."""
     ops = [op("Sam", "subtract", qty(5, "items"))] + [
         op("Sam", "add", qty(1, "items")) for _ in range(12)
     ]
     _, report = run(graph([("Sam", 1, "items")], ops, ("Sam", "items"), entities=("Sam",)), vocab)
+    last = report.refusals["op_012_result"]
+    assert last.reason == "refused_dependency"
+    assert "op_011_result" in last.detail
+    assert "op_000_result (negative_count" in last.detail
     refusal = refused(report)
-    assert refusal.reason == "refused_dependency"
-    assert "op_011_result" in refusal.detail
-    assert "op_000_result (negative_count" in refusal.detail
+    assert refusal.reason == "negative_count"
+    assert "op_000_result" in refusal.detail
 
 
 def test_admissibility_refusal_poisons_dependents(vocab: UnitVocabulary) -> None:
