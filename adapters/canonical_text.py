@@ -15,6 +15,10 @@ A call form names entities; each is resolved to the dependency that entity owns
 its right-hand side reads, so where the upstream text lists more (a transfer
 lists the target's state) or fewer (a multiplicative comparison lists none), the
 recorded list is kept, unchanged, in :class:`RecordedVerdict`.
+
+An arithmetic right-hand side carries no unit for its numbers: ``r := q + 4`` parses,
+but admissibility refuses the bare constant (``unit_mismatch``) unless the line gives
+``literal_unit=…`` (as :meth:`verifier.BindingGraph.to_canonical_string` writes it).
 """
 
 from __future__ import annotations

@@ -407,13 +407,27 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     operands = [*deps, *([literal] if literal is not None else [])]
     if not operands:
         raise _Refuse("operand_arity", f"{eq.operation_kind} needs at least one operand")
+    if literal is None and _constant_term(eq.rhs) != 0 and any(op.ref is not None and op.ref.kind != () for op in deps):
+        raise _Refuse("unit_mismatch", f"the constant {_constant_term(eq.rhs)} in {eq.rhs_canonical} carries no unit; an additive literal needs literal_unit")
     first = operands[0]
     for other in operands[1:]:
         _same_kind(first, other)
     _no_offset(*operands)
     result = first.ref
-    parts = [(op, "operand", op.dimension, _scale(op.ref) / _scale(result)) for op in operands]
+    parts = [(op, "operand", op.dimension, _ONE if op.ref is result else _scale(op.ref) / _scale(result)) for op in operands]
     return _proof(eq, parts, result, first.dimension, lhs_ref)
+
+
+_ONE: Final[Fraction] = Fraction(1)
+
+
+def _constant_term(rhs: sympy.Expr) -> sympy.Expr:
+    """The additive constant of a right-hand side (``4`` of ``q + 4``), zero when there is none."""
+    if isinstance(rhs, sympy.Rational):
+        return rhs
+    if isinstance(rhs, sympy.Add):
+        return rhs.as_coeff_Add()[0]
+    return sympy.Integer(0)
 
 
 def _is_scalar(op: _Operand) -> bool:
