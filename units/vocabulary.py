@@ -104,7 +104,7 @@ class UnitVocabulary:
     :meth:`from_lexicon` (a pack on disk).
     """
 
-    __slots__ = ("_axis", "_by_lemma", "_by_surface", "_composites", "_lock", "_non_units", "_parts", "_registry")
+    __slots__ = ("__weakref__", "_axis", "_by_lemma", "_by_surface", "_composites", "_lock", "_non_units", "_parts", "_registry")
 
     def __init__(self, parts: _Parts) -> None:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""

@@ -16,6 +16,7 @@ apply_rate quantity must have exactly the rate's denominator dimension.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,6 +38,7 @@ CHUNK_SUFFIX: Final[str] = "__chunk"
 """Symbol-id conventions (ADR-0133/0134): scalars of multiply, divisors of divide, chunks of unit_partition."""
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_ONE: Final[Fraction] = Fraction(1)
 _CARRIER_ROLES: Final[frozenset[str]] = frozenset({"operand", "state", "dividend", "quantity", "reference"})
 
 
@@ -186,11 +188,15 @@ class _Refuse(Exception):  # noqa: N818 - internal control flow, never escapes
         self.detail = detail
 
 
-@dataclass(frozen=True, slots=True)
 class _Operand:
-    symbol_id: str
-    binding: SymbolBinding | None
-    ref: UnitRef | None  # None: a unitless ratio (a pure number)
+    """One operand as the checks see it (private; a plain slotted class: built on every check)."""
+
+    __slots__ = ("binding", "ref", "symbol_id")
+
+    def __init__(self, symbol_id: str, binding: SymbolBinding | None, ref: UnitRef | None) -> None:
+        self.symbol_id = symbol_id
+        self.binding = binding
+        self.ref = ref  # None: a unitless ratio (a pure number)
 
     @property
     def dimension(self) -> DimensionVector:
@@ -254,7 +260,14 @@ def _same_kind(a: _Operand, b: _Operand) -> None:
 
 
 def _scale(ref: UnitRef | None) -> Fraction:
-    return ref.scale if ref is not None else Fraction(1)
+    return ref.scale if ref is not None else _ONE
+
+
+def _ratio(a: UnitRef | None, b: UnitRef | None) -> Fraction:
+    """``scale(a) / scale(b)``, without Fraction arithmetic when the two scales are one."""
+    if a is b or (a is not None and b is not None and a.lemma == b.lemma):
+        return _ONE
+    return _scale(a) / _scale(b)
 
 
 def _no_offset(*operands: _Operand) -> None:
@@ -299,30 +312,34 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         table = _symbol_table(symbols)
     except _Refuse as exc:
         return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
-    key = _cache_key(equation, table, voc)
-    cached = _VERDICTS.get(key)
+    cache = _VERDICTS.get(voc)
+    if cache is None:
+        cache = _VERDICTS.setdefault(voc, {})
+    key = _cache_key(equation, table)
+    cached = cache.get(key)
     if cached is not None:
         return cached
     try:
         verdict = Verdict("admitted", proof=_check(equation, table, voc))
     except _Refuse as exc:
         verdict = Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
-    if len(_VERDICTS) >= VERDICT_CACHE_SIZE:
-        _VERDICTS.clear()
-    _VERDICTS[key] = verdict
+    if len(cache) >= VERDICT_CACHE_SIZE:
+        cache.clear()
+    cache[key] = verdict
     return verdict
 
 
 VERDICT_CACHE_SIZE: Final[int] = 65536
-"""Most verdicts kept in memory; the cache is emptied when full."""
+"""Most verdicts kept per vocabulary; that cache is emptied when full."""
 
-_VERDICTS: dict[tuple[object, ...], Verdict] = {}
+_VERDICTS: weakref.WeakKeyDictionary[UnitVocabulary, dict[tuple[object, ...], Verdict]] = weakref.WeakKeyDictionary()
+"""Verdicts by vocabulary: a vocabulary's cache goes when the vocabulary does."""
 
 
-def _cache_key(equation: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> tuple[object, ...]:
-    """Everything a verdict depends on: the equation, each dependency's id, role and unit, the lhs unit, the vocabulary."""
+def _cache_key(equation: BoundEquation, table: Mapping[str, SymbolBinding]) -> tuple[object, ...]:
+    """Everything a verdict depends on, besides the vocabulary: the equation, each dependency's id, role and unit, the lhs unit."""
     signature = tuple(_binding_key(table, dep) for dep in equation.dependencies)
-    return (equation, signature, _binding_key(table, equation.lhs_symbol_id)[2], vocab)
+    return (equation, signature, _binding_key(table, equation.lhs_symbol_id)[2])
 
 
 def _binding_key(table: Mapping[str, SymbolBinding], symbol_id: str) -> tuple[object, ...]:
@@ -337,7 +354,8 @@ def _binding_key(table: Mapping[str, SymbolBinding], symbol_id: str) -> tuple[ob
 
 def clear_verdict_cache() -> None:
     """Forget every cached verdict (for benchmarks measuring first-seen equations)."""
-    _VERDICTS.clear()
+    for cache in list(_VERDICTS.values()):
+        cache.clear()
 
 
 def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> UnitProof:
@@ -372,34 +390,35 @@ def _proof(
 ) -> UnitProof:
     """Assemble the proof; a declared lhs unit must be of the result's kind (its factor is folded in)."""
     out_ref = result
-    rescale = Fraction(1)
-    if lhs_ref is not None:
+    rescale = _ONE
+    if lhs_ref is not None and (result is None or lhs_ref.lemma != result.lemma):
         if result is None:
             if lhs_ref.kind != ():
                 raise _Refuse("unit_mismatch", f"lhs {eq.lhs_symbol_id} claims {lhs_ref.lemma} but the result is a pure number")
         else:
             lhs_op = _Operand(eq.lhs_symbol_id, None, lhs_ref)
             _same_kind(_Operand("<result>", None, result), lhs_op)
-            if lhs_ref.lemma != result.lemma:
-                _no_offset(lhs_op)
-        rescale = _scale(result) / lhs_ref.scale if result is not None else Fraction(1) / lhs_ref.scale
+            _no_offset(lhs_op)
+        rescale = _ratio(result, lhs_ref)
+        out_ref = lhs_ref
+    elif lhs_ref is not None:
         out_ref = lhs_ref
     # A sum rescales every term; a product or quotient only the one operand carrying the unit.
-    operands = tuple(
-        ProofOperand(op.symbol_id, role, op.unit, dim, factor * rescale if role in _CARRIER_ROLES else factor)
-        for op, role, dim, factor in parts
-    )
+    if rescale is _ONE:
+        operands = tuple(ProofOperand(op.symbol_id, role, op.unit, dim, factor) for op, role, dim, factor in parts)
+    else:
+        operands = tuple(
+            ProofOperand(op.symbol_id, role, op.unit, dim, factor * rescale if role in _CARRIER_ROLES else factor)
+            for op, role, dim, factor in parts
+        )
     declarations: list[str] = []
-    for op, _, _, _ in parts:
-        if op.ref is not None:
-            declarations.extend(op.ref.declarations)
-    for ref in (result, lhs_ref):
-        if ref is not None:
+    for ref in (*(op.ref for op, _, _, _ in parts), result, lhs_ref):
+        if ref is not None and ref.declarations:
             declarations.extend(ref.declarations)
     return UnitProof(
         operation_kind=eq.operation_kind, lhs_symbol_id=eq.lhs_symbol_id, operands=operands,
         result_unit=out_ref.lemma if out_ref is not None else None, result_dimension=result_dim,
-        declarations=tuple(dict.fromkeys(declarations)), rhs=eq.rhs, result_ref=out_ref,
+        declarations=tuple(dict.fromkeys(declarations)) if declarations else (), rhs=eq.rhs, result_ref=out_ref,
     )
 
 
@@ -407,18 +426,15 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     operands = [*deps, *([literal] if literal is not None else [])]
     if not operands:
         raise _Refuse("operand_arity", f"{eq.operation_kind} needs at least one operand")
-    if literal is None and _constant_term(eq.rhs) != 0 and any(op.ref is not None and op.ref.kind != () for op in deps):
+    if literal is None and any(op.ref is not None and op.ref.kind != () for op in deps) and _constant_term(eq.rhs) != 0:
         raise _Refuse("unit_mismatch", f"the constant {_constant_term(eq.rhs)} in {eq.rhs_canonical} carries no unit; an additive literal needs literal_unit")
     first = operands[0]
     for other in operands[1:]:
         _same_kind(first, other)
     _no_offset(*operands)
     result = first.ref
-    parts = [(op, "operand", op.dimension, _ONE if op.ref is result else _scale(op.ref) / _scale(result)) for op in operands]
+    parts = [(op, "operand", op.dimension, _ratio(op.ref, result)) for op in operands]
     return _proof(eq, parts, result, first.dimension, lhs_ref)
-
-
-_ONE: Final[Fraction] = Fraction(1)
 
 
 def _constant_term(rhs: sympy.Expr) -> sympy.Expr:
@@ -449,9 +465,9 @@ def _multiply(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     parts = []
     for op in deps:
         if op is state:
-            parts.append((op, "state", op.dimension, Fraction(1)))
+            parts.append((op, "state", op.dimension, _ONE))
             continue
-        factor = Fraction(1)
+        factor = _ONE
         if op.ref is not None and op.ref.kind == () and not op.symbol_id.endswith(MULTIPLICAND_SUFFIX):
             factor = op.ref.scale  # a dimensionless unit such as percent: 50 % scales by 1/2
         elif op.ref is not None and op.ref.kind != ():
@@ -464,7 +480,7 @@ def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, l
     if len(deps) == 1:
         (dividend,) = deps
         _no_offset(dividend)
-        return _proof(eq, [(dividend, "dividend", dividend.dimension, Fraction(1))], dividend.ref, dividend.dimension, lhs_ref)
+        return _proof(eq, [(dividend, "dividend", dividend.dimension, _ONE)], dividend.ref, dividend.dimension, lhs_ref)
     if len(deps) != 2:
         raise _Refuse("operand_arity", f"divide takes 1 dependency (over a literal) or 2 (dividend, *{DIVISOR_SUFFIX}); found {len(deps)}")
     divisors = [op for op in deps if op.symbol_id.endswith(DIVISOR_SUFFIX)]
@@ -474,17 +490,17 @@ def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, l
     dividend = deps[0] if deps[1] is divisor else deps[1]
     _no_offset(dividend, divisor)
     if divisor.ref is None or divisor.ref.kind == ():
-        parts = [(dividend, "dividend", dividend.dimension, Fraction(1)), (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref))]
+        parts = [(dividend, "dividend", dividend.dimension, _ONE), (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref))]
         return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), dividend.ref, dividend.dimension, lhs_ref)
     quotient_dim = dividend.dimension / divisor.dimension
     if dividend.ref is not None and dividend.ref.kind == divisor.ref.kind:
         result = None  # like over like: a pure number
-        parts = [(dividend, "dividend", dividend.dimension, dividend.ref.scale / divisor.ref.scale), (divisor, "divisor", divisor.dimension, Fraction(1))]
+        parts = [(dividend, "dividend", dividend.dimension, dividend.ref.scale / divisor.ref.scale), (divisor, "divisor", divisor.dimension, _ONE)]
     else:
         if dividend.ref is None:
             raise _Refuse("unit_mismatch", "a unitless dividend over a unit-bearing divisor")
         result = _resolve(vocab, f"{dividend.ref.lemma}_per_{divisor.ref.lemma}", "quotient unit")
-        parts = [(dividend, "dividend", dividend.dimension, Fraction(1)), (divisor, "divisor", divisor.dimension, Fraction(1))]
+        parts = [(dividend, "dividend", dividend.dimension, _ONE), (divisor, "divisor", divisor.dimension, _ONE)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, quotient_dim, lhs_ref)
 
 
@@ -493,7 +509,7 @@ def _compare_multiplicative(eq: BoundEquation, deps: list[_Operand], literal: _O
         raise _Refuse("operand_arity", f"compare_multiplicative scales exactly one reference state; found {len(deps)} dependencies")
     (ref,) = deps
     _no_offset(ref)
-    return _proof(eq, [(ref, "reference", ref.dimension, Fraction(1))], ref.ref, ref.dimension, lhs_ref)
+    return _proof(eq, [(ref, "reference", ref.dimension, _ONE)], ref.ref, ref.dimension, lhs_ref)
 
 
 def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, UnitRef | None, DimensionVector]:
@@ -550,7 +566,7 @@ def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | Non
             raise _Refuse("incommensurable_units", f"{quantity.ref.lemma} is not the kind the rate {rate.ref.lemma} is per")
         factor = rate.ref.scale * quantity.ref.scale / _scale(result)
     result_dim = rate.ref.dimension * quantity.dimension
-    parts = [(rate, "rate", rate.dimension, Fraction(1)), (quantity, "quantity", quantity.dimension, factor)]
+    parts = [(rate, "rate", rate.dimension, _ONE), (quantity, "quantity", quantity.dimension, factor)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, result_dim, lhs_ref)
 
 
@@ -583,7 +599,7 @@ def _unit_partition(eq: BoundEquation, deps: list[_Operand], literal: _Operand |
     if lhs_ref is not None and lhs_ref.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"unit_partition makes a count; {eq.lhs_symbol_id} claims {lhs_ref.lemma}")
     pieces = _scale(state.ref) / _scale(chunk.ref) / (lhs_ref.scale if lhs_ref is not None else 1)
-    parts = [(state, "state", state.dimension, pieces), (chunk, "chunk", chunk.dimension, Fraction(1))]
+    parts = [(state, "state", state.dimension, pieces), (chunk, "chunk", chunk.dimension, _ONE)]
     parts = sorted(parts, key=lambda p: p[0].symbol_id) if chunk is not literal else parts
     result_dim = _COUNT if lhs_ref is not None else DIMENSIONLESS
     return _proof(eq, parts, None if lhs_ref is None else lhs_ref, result_dim, None)
@@ -595,7 +611,7 @@ def _fraction_portion(eq: BoundEquation, deps: list[_Operand], literal: _Operand
     (state,) = deps
     if state.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")
-    return _proof(eq, [(state, "state", state.dimension, Fraction(1))], state.ref, state.dimension, lhs_ref)
+    return _proof(eq, [(state, "state", state.dimension, _ONE)], state.ref, state.dimension, lhs_ref)
 
 
 def _frac(value: Fraction) -> str:
