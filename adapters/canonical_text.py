@@ -31,7 +31,15 @@ import sympy
 
 from adapters._common import exact
 from adapters.errors import MathGraphError
-from verifier import BindingGraph, BoundConstraint, BoundEquation, BoundFact, BoundUnknown, SourceSpanLink, SymbolBinding
+from verifier import (
+    BindingGraph,
+    BoundConstraint,
+    BoundEquation,
+    BoundFact,
+    BoundUnknown,
+    SourceSpanLink,
+    SymbolBinding,
+)
 from verifier._expr import parse_expression, rational, symbol
 from verifier.errors import BindingGraphError
 from verifier.model import SEMANTIC_ROLES, parse_state_index
@@ -41,18 +49,24 @@ MAX_LINES: Final[int] = 20_000
 
 _SPAN = r"(?P<src>[A-Za-z0-9_.:/\-]+)\[(?P<start>[0-9]{1,9}):(?P<end>[0-9]{1,9})\]"
 _ROLES = "|".join(sorted(SEMANTIC_ROLES))
-_S: Final = re.compile(rf"S (?P<id>\S+) (?P<name>.+?) (?P<role>{_ROLES}) entity=(?P<entity>.*?) unit=(?P<unit>.*?) span={_SPAN} by=(?P<by>\S+)")
+_S: Final = re.compile(
+    rf"S (?P<id>\S+) (?P<name>.+?) (?P<role>{_ROLES}) entity=(?P<entity>.*?) unit=(?P<unit>.*?) span={_SPAN} by=(?P<by>\S+)"
+)
 _F: Final = re.compile(rf"F (?P<id>\S+) = (?P<value>\S+) unit=(?P<unit>.*?) span={_SPAN}")
 _E: Final = re.compile(
     rf"E (?P<lhs>\S+) := (?P<rhs>.+?) op=(?P<op>\S+) deps=\[(?P<deps>[^\]]*)\](?: literal_unit=(?P<lit>.+?))? "
     rf"unit_proof=(?P<proof>.+?) status=(?P<status>\S+) refusal=(?P<refusal>\S+) span={_SPAN}"
 )
-_U: Final = re.compile(rf"U (?P<id>\S+) expected_unit=(?P<unit>.*?) state=(?P<state>\S+) form=(?P<form>\S+) qspan={_SPAN}")
+_U: Final = re.compile(
+    rf"U (?P<id>\S+) expected_unit=(?P<unit>.*?) state=(?P<state>\S+) form=(?P<form>\S+) qspan={_SPAN}"
+)
 _C: Final = re.compile(rf"C (?P<id>\S+) pred=(?P<pred>.+?) span={_SPAN}")
 _P: Final = re.compile(rf"P {_SPAN} text=(?P<text>.*)")
 _CALL: Final = re.compile(r"(?P<kind>[a-z_]+)\((?P<actor>[^,()]+?)(?:->(?P<target>[^,()]+?))?, (?P<arg>.+)\)")
 _QTY: Final = re.compile(r"(?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?) (?P<unit>[^,()=]+)")
-_COMPARE: Final = re.compile(r"(?P<dir>more|fewer|times|fraction)\((?P<ref>[^,()]+), (?P<key>delta|factor)=(?P<val>[^()]+)\)")
+_COMPARE: Final = re.compile(
+    r"(?P<dir>more|fewer|times|fraction)\((?P<ref>[^,()]+), (?P<key>delta|factor)=(?P<val>[^()]+)\)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,18 +143,41 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
             tag = line[:2]
             if tag == "S ":
                 m = _full(_S, line, where)
-                symbols.append(SymbolBinding(symbol_id=m["id"], name=m["name"], semantic_role=m["role"], source_span=_span(m),
-                                             introduced_by=m["by"], entity=_none(m["entity"]), unit=_none(m["unit"])))
+                symbols.append(
+                    SymbolBinding(
+                        symbol_id=m["id"],
+                        name=m["name"],
+                        semantic_role=m["role"],
+                        source_span=_span(m),
+                        introduced_by=m["by"],
+                        entity=_none(m["entity"]),
+                        unit=_none(m["unit"]),
+                    )
+                )
             elif tag == "F ":
                 m = _full(_F, line, where)
                 value = exact(m["value"], where)
-                facts.append(BoundFact(symbol_id=m["id"], value=_exact_text(m["value"], value), unit=_none(m["unit"]), source_span=_span(m)))
+                facts.append(
+                    BoundFact(
+                        symbol_id=m["id"],
+                        value=_exact_text(m["value"], value),
+                        unit=_none(m["unit"]),
+                        source_span=_span(m),
+                    )
+                )
             elif tag == "E ":
                 raw_equations.append((number, _full(_E, line, where)))
             elif tag == "U ":
                 m = _full(_U, line, where)
-                unknowns.append(BoundUnknown(symbol_id=m["id"], expected_unit=_none(m["unit"]), state_index=parse_state_index(m["state"], where),
-                                             question_form=m["form"], question_span=_span(m)))
+                unknowns.append(
+                    BoundUnknown(
+                        symbol_id=m["id"],
+                        expected_unit=_none(m["unit"]),
+                        state_index=parse_state_index(m["state"], where),
+                        question_form=m["form"],
+                        question_span=_span(m),
+                    )
+                )
             elif tag == "C ":
                 m = _full(_C, line, where)
                 constraints.append(BoundConstraint(symbol_id=m["id"], predicate=m["pred"], source_span=_span(m)))
@@ -148,9 +185,13 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
                 m = _full(_P, line, where)
                 provenance.append(_span(m, m["text"] or None))
             else:
-                raise MathGraphError("malformed_input", f"a line starts with S, F, E, U, C or P; found {line[:20]!r}", where)
+                raise MathGraphError(
+                    "malformed_input", f"a line starts with S, F, E, U, C or P; found {line[:20]!r}", where
+                )
         except BindingGraphError as exc:
-            raise MathGraphError(exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path and exc.path != where else where) from None
+            raise MathGraphError(
+                exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path and exc.path != where else where
+            ) from None
     by_id = {s.symbol_id: s for s in symbols}
     equations: list[BoundEquation] = []
     recorded: dict[str, RecordedVerdict] = {}
@@ -160,17 +201,32 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
         try:
             rhs, literal_unit = _rhs(m["rhs"], deps, by_id, where)
             status, proof, refusal = m["status"], m["proof"], _none(m["refusal"])
-            equations.append(BoundEquation.create(
-                lhs_symbol_id=m["lhs"], rhs=rhs, operation_kind=m["op"], source_span=_span(m),
-                literal_unit=_none(m["lit"]) if m["lit"] else literal_unit, unit_proof=proof,
-                admissibility_status=status, refusal_reason=refusal,
-            ))
+            equations.append(
+                BoundEquation.create(
+                    lhs_symbol_id=m["lhs"],
+                    rhs=rhs,
+                    operation_kind=m["op"],
+                    source_span=_span(m),
+                    literal_unit=_none(m["lit"]) if m["lit"] else literal_unit,
+                    unit_proof=proof,
+                    admissibility_status=status,
+                    refusal_reason=refusal,
+                )
+            )
         except BindingGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, where) from None
-        recorded[m["lhs"]] = RecordedVerdict(m["lhs"], m["op"], m["rhs"], deps, m["status"], m["proof"], _none(m["refusal"]))
+        recorded[m["lhs"]] = RecordedVerdict(
+            m["lhs"], m["op"], m["rhs"], deps, m["status"], m["proof"], _none(m["refusal"])
+        )
     try:
-        graph = BindingGraph(symbols=tuple(symbols), facts=tuple(facts), equations=tuple(equations), unknowns=tuple(unknowns),
-                             constraints=tuple(constraints), provenance=tuple(provenance))
+        graph = BindingGraph(
+            symbols=tuple(symbols),
+            facts=tuple(facts),
+            equations=tuple(equations),
+            unknowns=tuple(unknowns),
+            constraints=tuple(constraints),
+            provenance=tuple(provenance),
+        )
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
     return graph, recorded
@@ -189,8 +245,16 @@ def _exact_text(raw: str, value: object) -> str:
     return raw if re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?|-?[0-9]+/[0-9]+", raw) else format_exact(value)  # type: ignore[arg-type]
 
 
-def _owned(entity: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str, *, role_suffix: str = "") -> str | None:
-    owned = [d for d in deps if d in by_id and by_id[d].entity == entity and not d.endswith(("__multiplicand", "__divisor", "__rate", "__chunk"))]
+def _owned(
+    entity: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str, *, role_suffix: str = ""
+) -> str | None:
+    owned = [
+        d
+        for d in deps
+        if d in by_id
+        and by_id[d].entity == entity
+        and not d.endswith(("__multiplicand", "__divisor", "__rate", "__chunk"))
+    ]
     if len(owned) > 1:
         raise MathGraphError("ambiguous_reference", f"{entity} owns several dependencies: {', '.join(owned)}", where)
     return owned[0] if owned else None
@@ -201,7 +265,9 @@ def _suffixed(deps: tuple[str, ...], suffix: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _rhs(text: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> tuple[sympy.Expr, str | None]:
+def _rhs(
+    text: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str
+) -> tuple[sympy.Expr, str | None]:
     """Build the right-hand side from a call form or from arithmetic text."""
     call = _CALL.fullmatch(text)
     if call is None:
@@ -212,7 +278,9 @@ def _rhs(text: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], wher
     if kind in ("add", "subtract", "transfer", "multiply", "divide"):
         qty = _QTY.fullmatch(arg)
         if qty is None:
-            raise MathGraphError("malformed_input", f"expected '<number> <unit>' in {kind}(...), found {arg[:40]!r}", where)
+            raise MathGraphError(
+                "malformed_input", f"expected '<number> <unit>' in {kind}(...), found {arg[:40]!r}", where
+            )
         value = rational(exact(qty["num"], where))
         if kind == "add":
             return state + value, qty["unit"]
@@ -232,13 +300,19 @@ def _rhs(text: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], wher
     if kind in ("compare_additive", "compare_multiplicative"):
         cmp = _COMPARE.fullmatch(arg)
         if cmp is None:
-            raise MathGraphError("malformed_input", f"expected more|fewer|times|fraction(REF, delta=|factor=...), found {arg[:40]!r}", where)
+            raise MathGraphError(
+                "malformed_input",
+                f"expected more|fewer|times|fraction(REF, delta=|factor=...), found {arg[:40]!r}",
+                where,
+            )
         ref_id = _owned(cmp["ref"], deps, by_id, where) or _single_state(cmp["ref"], by_id, where)
         ref = symbol(ref_id)
         if cmp["key"] == "delta":
             qty = _QTY.fullmatch(cmp["val"])
             if qty is None:
-                raise MathGraphError("malformed_input", f"expected delta=<number> <unit>, found {cmp['val'][:40]!r}", where)
+                raise MathGraphError(
+                    "malformed_input", f"expected delta=<number> <unit>, found {cmp['val'][:40]!r}", where
+                )
             sign = -1 if cmp["dir"] == "fewer" else 1
             return ref + sign * rational(exact(qty["num"], where)), qty["unit"]
         return rational(exact(cmp["val"], where)) * ref, None

@@ -22,7 +22,6 @@ spelling: 3 feet then 9 more inches is one length.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -42,8 +41,16 @@ from verifier.targets import QuestionTargetError, infer_question_form, resolve_s
 SOURCE_ID: Final[str] = "math_problem_graph"
 INTRODUCED_BY: Final[str] = "bind_math_problem_graph"
 OPERATION_KINDS: Final[tuple[str, ...]] = (
-    "add", "subtract", "transfer", "multiply", "divide", "apply_rate",
-    "compare_additive", "compare_multiplicative", "unit_partition", "fraction_portion",
+    "add",
+    "subtract",
+    "transfer",
+    "multiply",
+    "divide",
+    "apply_rate",
+    "compare_additive",
+    "compare_multiplicative",
+    "unit_partition",
+    "fraction_portion",
 )
 MAX_ENTITIES: Final[int] = 1000
 MAX_OPERATIONS: Final[int] = 1000
@@ -71,7 +78,11 @@ class Rate:
 
     def as_json(self) -> dict[str, object]:
         """Upstream layout."""
-        return {"denominator_unit": self.denominator_unit, "numerator_unit": self.numerator_unit, "value": json_number(self.value)}
+        return {
+            "denominator_unit": self.denominator_unit,
+            "numerator_unit": self.numerator_unit,
+            "value": json_number(self.value),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +131,11 @@ class FractionPortion:
 
     def as_json(self) -> dict[str, object]:
         """``{"denominator", "numerator", "referent"}``."""
-        return {"denominator": json_number(self.denominator), "numerator": json_number(self.numerator), "referent": self.referent}
+        return {
+            "denominator": json_number(self.denominator),
+            "numerator": json_number(self.numerator),
+            "referent": self.referent,
+        }
 
 
 Operand = Quantity | Rate | Comparison | PartitionChunk | FractionPortion
@@ -168,9 +183,16 @@ class Unknown:
 
 
 _OPERAND_TYPE: Final[dict[str, type]] = {
-    "add": Quantity, "subtract": Quantity, "transfer": Quantity, "multiply": Quantity, "divide": Quantity,
-    "apply_rate": Rate, "compare_additive": Comparison, "compare_multiplicative": Comparison,
-    "unit_partition": PartitionChunk, "fraction_portion": FractionPortion,
+    "add": Quantity,
+    "subtract": Quantity,
+    "transfer": Quantity,
+    "multiply": Quantity,
+    "divide": Quantity,
+    "apply_rate": Rate,
+    "compare_additive": Comparison,
+    "compare_multiplicative": Comparison,
+    "unit_partition": PartitionChunk,
+    "fraction_portion": FractionPortion,
 }
 
 
@@ -203,7 +225,9 @@ class MathProblemGraph:
         if not isinstance(self.entities, tuple) or not self.entities:
             raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
         if len(self.entities) > MAX_ENTITIES or len(self.operations) > MAX_OPERATIONS:
-            raise MathGraphError("input_too_large", f"more than {MAX_ENTITIES} entities or {MAX_OPERATIONS} operations", "graph")
+            raise MathGraphError(
+                "input_too_large", f"more than {MAX_ENTITIES} entities or {MAX_OPERATIONS} operations", "graph"
+            )
         for i, entity in enumerate(self.entities):
             name(entity, f"entities[{i}]")
         if len(set(self.entities)) != len(self.entities):
@@ -213,10 +237,16 @@ class MathProblemGraph:
         held: dict[tuple[str, str], Fraction] = {}
         for i, poss in enumerate(self.initial_state):
             if poss.entity not in known:
-                raise MathGraphError("malformed_input", f"{poss.entity!r} is not an entity", f"initial_state[{i}].entity")
+                raise MathGraphError(
+                    "malformed_input", f"{poss.entity!r} is not an entity", f"initial_state[{i}].entity"
+                )
             key = (poss.entity, poss.quantity.unit)
             if key in held and held[key] != poss.quantity.value:
-                raise MathGraphError("malformed_input", f"{poss.entity} holds {format_exact(held[key])} and {format_exact(poss.quantity.value)} {poss.quantity.unit}", f"initial_state[{i}]")
+                raise MathGraphError(
+                    "malformed_input",
+                    f"{poss.entity} holds {format_exact(held[key])} and {format_exact(poss.quantity.value)} {poss.quantity.unit}",
+                    f"initial_state[{i}]",
+                )
             held[key] = poss.quantity.value
         for i, op in enumerate(self.operations):
             _check_operation(op, known, f"operations[{i}]")
@@ -239,12 +269,20 @@ class MathProblemGraph:
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:
     if op.kind not in _OPERAND_TYPE:
-        raise MathGraphError("malformed_input", f"unknown operation kind {op.kind!r:.40}; expected one of {list(OPERATION_KINDS)}", f"{path}.kind")
+        raise MathGraphError(
+            "malformed_input",
+            f"unknown operation kind {op.kind!r:.40}; expected one of {list(OPERATION_KINDS)}",
+            f"{path}.kind",
+        )
     if op.actor not in known:
         raise MathGraphError("malformed_input", f"{op.actor!r} is not an entity", f"{path}.actor")
     expected = _OPERAND_TYPE[op.kind]
     if not isinstance(op.operand, expected):
-        raise MathGraphError("malformed_input", f"{op.kind} takes a {expected.__name__} operand, found {type(op.operand).__name__}", f"{path}.operand")
+        raise MathGraphError(
+            "malformed_input",
+            f"{op.kind} takes a {expected.__name__} operand, found {type(op.operand).__name__}",
+            f"{path}.operand",
+        )
     if op.kind == "transfer":
         if op.target is None:
             raise MathGraphError("malformed_input", "a transfer needs a target", f"{path}.target")
@@ -258,24 +296,40 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
     if isinstance(operand, Comparison):
         allowed = ("more", "fewer") if op.kind == "compare_additive" else ("times", "fraction")
         if operand.direction not in allowed:
-            raise MathGraphError("malformed_input", f"{op.kind} direction must be one of {allowed}, found {operand.direction!r:.20}", f"{path}.operand.direction")
+            raise MathGraphError(
+                "malformed_input",
+                f"{op.kind} direction must be one of {allowed}, found {operand.direction!r:.20}",
+                f"{path}.operand.direction",
+            )
         if operand.reference_actor not in known:
-            raise MathGraphError("malformed_input", f"{operand.reference_actor!r} is not an entity", f"{path}.operand.reference_actor")
+            raise MathGraphError(
+                "malformed_input", f"{operand.reference_actor!r} is not an entity", f"{path}.operand.reference_actor"
+            )
         if operand.reference_actor == op.actor:
-            raise MathGraphError("malformed_input", "an entity cannot be compared with itself", f"{path}.operand.reference_actor")
+            raise MathGraphError(
+                "malformed_input", "an entity cannot be compared with itself", f"{path}.operand.reference_actor"
+            )
         if op.kind == "compare_additive" and (operand.delta is None or operand.factor is not None):
             raise MathGraphError("malformed_input", "compare_additive takes a delta and no factor", f"{path}.operand")
         if op.kind == "compare_multiplicative":
             if operand.factor is None or operand.delta is not None:
-                raise MathGraphError("malformed_input", "compare_multiplicative takes a factor and no delta", f"{path}.operand")
+                raise MathGraphError(
+                    "malformed_input", "compare_multiplicative takes a factor and no delta", f"{path}.operand"
+                )
             if operand.factor <= 0:
                 raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.operand.factor")
     if isinstance(operand, Rate) and operand.value <= 0:
         raise MathGraphError("malformed_input", "a rate must be positive", f"{path}.operand.value")
     if isinstance(operand, PartitionChunk) and operand.value <= 0:
         raise MathGraphError("malformed_input", "a chunk must be positive", f"{path}.operand.value")
-    if isinstance(operand, FractionPortion) and not (0 <= operand.numerator <= operand.denominator and operand.denominator > 0):
-        raise MathGraphError("malformed_input", "a fraction portion needs 0 <= numerator <= denominator, denominator > 0", f"{path}.operand")
+    if isinstance(operand, FractionPortion) and not (
+        0 <= operand.numerator <= operand.denominator and operand.denominator > 0
+    ):
+        raise MathGraphError(
+            "malformed_input",
+            "a fraction portion needs 0 <= numerator <= denominator, denominator > 0",
+            f"{path}.operand",
+        )
 
 
 # ----------------------------------------------------------------- JSON reading
@@ -291,19 +345,40 @@ def _operand(kind: str, data: object, path: str) -> Operand:
         return _quantity(data, path)
     if kind == "apply_rate":
         obj = fields(data, path, {"value", "numerator_unit", "denominator_unit"}, set())
-        return Rate(exact(obj["value"], f"{path}.value"), name(obj["numerator_unit"], f"{path}.numerator_unit"), name(obj["denominator_unit"], f"{path}.denominator_unit"))
+        return Rate(
+            exact(obj["value"], f"{path}.value"),
+            name(obj["numerator_unit"], f"{path}.numerator_unit"),
+            name(obj["denominator_unit"], f"{path}.denominator_unit"),
+        )
     if kind in ("compare_additive", "compare_multiplicative"):
         obj = fields(data, path, {"reference_actor", "direction"}, {"delta", "factor"})
         delta = _quantity(obj["delta"], f"{path}.delta") if "delta" in obj else None
         factor = exact(obj["factor"], f"{path}.factor") if "factor" in obj else None
-        return Comparison(name(obj["reference_actor"], f"{path}.reference_actor"), name(obj["direction"], f"{path}.direction"), delta, factor)
+        return Comparison(
+            name(obj["reference_actor"], f"{path}.reference_actor"),
+            name(obj["direction"], f"{path}.direction"),
+            delta,
+            factor,
+        )
     if kind == "unit_partition":
         obj = fields(data, path, {"value", "unit", "result_unit"}, set())
-        return PartitionChunk(exact(obj["value"], f"{path}.value"), name(obj["unit"], f"{path}.unit"), name(obj["result_unit"], f"{path}.result_unit"))
+        return PartitionChunk(
+            exact(obj["value"], f"{path}.value"),
+            name(obj["unit"], f"{path}.unit"),
+            name(obj["result_unit"], f"{path}.result_unit"),
+        )
     if kind == "fraction_portion":
         obj = fields(data, path, {"numerator", "denominator", "referent"}, set())
-        return FractionPortion(exact(obj["numerator"], f"{path}.numerator"), exact(obj["denominator"], f"{path}.denominator"), name(obj["referent"], f"{path}.referent"))
-    raise MathGraphError("malformed_input", f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}", path.rsplit(".", 1)[0] + ".kind")
+        return FractionPortion(
+            exact(obj["numerator"], f"{path}.numerator"),
+            exact(obj["denominator"], f"{path}.denominator"),
+            name(obj["referent"], f"{path}.referent"),
+        )
+    raise MathGraphError(
+        "malformed_input",
+        f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}",
+        path.rsplit(".", 1)[0] + ".kind",
+    )
 
 
 def graph_from_dict(data: object) -> MathProblemGraph:
@@ -317,28 +392,44 @@ def graph_from_dict(data: object) -> MathProblemGraph:
         MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field.
     """
     obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, set())
+    lists: dict[str, list[object]] = {}
     for key in ("entities", "initial_state", "operations"):
-        if not isinstance(obj[key], list):
-            raise MathGraphError("malformed_input", f"must be a list, found {type(obj[key]).__name__}", key)
-        if len(obj[key]) > max(MAX_ENTITIES, MAX_OPERATIONS):  # type: ignore[arg-type]
+        value = obj[key]
+        if not isinstance(value, list):
+            raise MathGraphError("malformed_input", f"must be a list, found {type(value).__name__}", key)
+        if len(value) > max(MAX_ENTITIES, MAX_OPERATIONS):
             raise MathGraphError("input_too_large", f"more than {max(MAX_ENTITIES, MAX_OPERATIONS)} items", key)
-    entities = tuple(name(e, f"entities[{i}]") for i, e in enumerate(obj["entities"]))  # type: ignore[arg-type]
+        lists[key] = value
+    entities = tuple(name(e, f"entities[{i}]") for i, e in enumerate(lists["entities"]))
     initial = []
-    for i, item in enumerate(obj["initial_state"]):  # type: ignore[arg-type]
+    for i, item in enumerate(lists["initial_state"]):
         poss = fields(item, f"initial_state[{i}]", {"entity", "quantity"}, set())
-        initial.append(InitialPossession(name(poss["entity"], f"initial_state[{i}].entity"), _quantity(poss["quantity"], f"initial_state[{i}].quantity")))
+        initial.append(
+            InitialPossession(
+                name(poss["entity"], f"initial_state[{i}].entity"),
+                _quantity(poss["quantity"], f"initial_state[{i}].quantity"),
+            )
+        )
     operations = []
-    for i, item in enumerate(obj["operations"]):  # type: ignore[arg-type]
+    for i, item in enumerate(lists["operations"]):
         path = f"operations[{i}]"
         op = fields(item, path, {"actor", "kind", "operand"}, {"target"})
         kind = op["kind"]
         if not isinstance(kind, str) or kind not in _OPERAND_TYPE:
-            raise MathGraphError("malformed_input", f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}", f"{path}.kind")
+            raise MathGraphError(
+                "malformed_input",
+                f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}",
+                f"{path}.kind",
+            )
         target = op.get("target")
-        operations.append(Operation(
-            name(op["actor"], f"{path}.actor"), kind, _operand(kind, op["operand"], f"{path}.operand"),
-            None if target is None else name(target, f"{path}.target"),
-        ))
+        operations.append(
+            Operation(
+                name(op["actor"], f"{path}.actor"),
+                kind,
+                _operand(kind, op["operand"], f"{path}.operand"),
+                None if target is None else name(target, f"{path}.target"),
+            )
+        )
     unk = fields(obj["unknown"], "unknown", {"unit"}, {"entity"})
     entity = unk.get("entity")
     unknown = Unknown(None if entity is None else name(entity, "unknown.entity"), name(unk["unit"], "unknown.unit"))
@@ -376,19 +467,34 @@ class _Binder:
             return ("<unresolved>", unit)
 
     def add_symbol(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> str:
-        self.symbols.append(SymbolBinding(
-            symbol_id=symbol_id, name=label, semantic_role=role, source_span=span(SOURCE_ID, label),
-            introduced_by=INTRODUCED_BY, entity=entity, unit=unit,
-        ))
+        self.symbols.append(
+            SymbolBinding(
+                symbol_id=symbol_id,
+                name=label,
+                semantic_role=role,
+                source_span=span(SOURCE_ID, label),
+                introduced_by=INTRODUCED_BY,
+                entity=entity,
+                unit=unit,
+            )
+        )
         return symbol_id
 
     def add_fact(self, symbol_id: str, value: Fraction, unit: str | None, label: str) -> None:
-        self.facts.append(BoundFact(symbol_id=symbol_id, value=format_exact(value), unit=unit, source_span=span(SOURCE_ID, label)))
+        self.facts.append(
+            BoundFact(symbol_id=symbol_id, value=format_exact(value), unit=unit, source_span=span(SOURCE_ID, label))
+        )
 
     def add_equation(self, lhs: str, rhs: sympy.Expr, kind: str, label: str, literal_unit: str | None = None) -> None:
-        self.equations.append(BoundEquation.create(
-            lhs_symbol_id=lhs, rhs=rhs, operation_kind=kind, source_span=span(SOURCE_ID, label), literal_unit=literal_unit,
-        ))
+        self.equations.append(
+            BoundEquation.create(
+                lhs_symbol_id=lhs,
+                rhs=rhs,
+                operation_kind=kind,
+                source_span=span(SOURCE_ID, label),
+                literal_unit=literal_unit,
+            )
+        )
 
     def current(self, entity: str, unit: str) -> tuple[str, str] | None:
         return self.state.get((entity, self.kind(unit)))
@@ -403,7 +509,9 @@ class _Binder:
         for poss in g.initial_state:
             unit = poss.quantity.unit
             if self.current(poss.entity, unit) is not None:
-                raise MathGraphError("redeclared_state", f"{poss.entity} already holds a {unit}-kind quantity", "initial_state")
+                raise MathGraphError(
+                    "redeclared_state", f"{poss.entity} already holds a {unit}-kind quantity", "initial_state"
+                )
             sid = f"q_{self.slugs[poss.entity]}_{slug(unit)}_t0"
             label = f"{poss.entity}.{unit}@t0"
             self.add_symbol(sid, label, "quantity", poss.entity, unit)
@@ -453,7 +561,9 @@ class _Binder:
         if isinstance(operand, Rate):
             quantity = self.current(op.actor, operand.denominator_unit)
             if quantity is None:
-                raise MathGraphError("state_unset", f"{op.actor} holds no {operand.denominator_unit}-kind quantity for the rate", where)
+                raise MathGraphError(
+                    "state_unset", f"{op.actor} holds no {operand.denominator_unit}-kind quantity for the rate", where
+                )
             rate_unit = f"{operand.numerator_unit}_per_{operand.denominator_unit}"
             rate = f"{prefix}__rate"
             self.add_symbol(rate, f"op{i}.rate.{rate_unit}", "rate", None, rate_unit)
@@ -463,12 +573,14 @@ class _Binder:
             self.set_state(op.actor, operand.numerator_unit, result)
             return
         if isinstance(operand, Comparison):
-            self.comparison(i, op, operand, result, label, where)
+            self.comparison(op, operand, result=result, label=label, where=where)
             return
         if isinstance(operand, PartitionChunk):
             state = self.current(op.actor, operand.unit)
             if state is None:
-                raise MathGraphError("state_unset", f"{op.actor} holds no {operand.unit}-kind quantity to partition", where)
+                raise MathGraphError(
+                    "state_unset", f"{op.actor} holds no {operand.unit}-kind quantity to partition", where
+                )
             chunk = f"{prefix}__chunk"
             self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)
             self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
@@ -480,25 +592,33 @@ class _Binder:
         assert isinstance(operand, FractionPortion)
         latest = self.partitions.get(op.actor)
         if latest is None or latest[0] != self.kind(operand.referent):
-            raise MathGraphError("ambiguous_reference", f"{op.actor} has no {operand.referent} count made by a unit_partition", where)
+            raise MathGraphError(
+                "ambiguous_reference", f"{op.actor} has no {operand.referent} count made by a unit_partition", where
+            )
         state = self.state[(op.actor, latest[0])]
         keep = 1 - operand.numerator / operand.denominator
         self.add_symbol(result, label, "count", op.actor, state[1])
         self.add_equation(result, rational(keep) * symbol(state[0]), op.kind, label)
         self.set_state(op.actor, state[1], result)
 
-    def comparison(self, i: int, op: Operation, operand: Comparison, result: str, label: str, where: str) -> None:
+    def comparison(self, op: Operation, operand: Comparison, *, result: str, label: str, where: str) -> None:
         ref = operand.reference_actor
         if op.kind == "compare_additive":
             assert operand.delta is not None
             state = self.current(ref, operand.delta.unit)
             if state is None:
-                raise MathGraphError("state_unset", f"{ref} holds no {operand.delta.unit}-kind quantity to compare with", where)
+                raise MathGraphError(
+                    "state_unset", f"{ref} holds no {operand.delta.unit}-kind quantity to compare with", where
+                )
             if self.current(op.actor, operand.delta.unit) is not None:
-                raise MathGraphError("redeclared_state", f"{op.actor} already holds a {operand.delta.unit}-kind quantity", where)
+                raise MathGraphError(
+                    "redeclared_state", f"{op.actor} already holds a {operand.delta.unit}-kind quantity", where
+                )
             sign = 1 if operand.direction == "more" else -1
             self.add_symbol(result, label, "quantity", op.actor, state[1])
-            self.add_equation(result, symbol(state[0]) + sign * rational(operand.delta.value), op.kind, label, operand.delta.unit)
+            self.add_equation(
+                result, symbol(state[0]) + sign * rational(operand.delta.value), op.kind, label, operand.delta.unit
+            )
             self.set_state(op.actor, state[1], result)
             return
         assert operand.factor is not None
@@ -506,7 +626,11 @@ class _Binder:
         if not held:
             raise MathGraphError("state_unset", f"{ref} holds nothing to compare with", where)
         if len(held) > 1:
-            raise MathGraphError("ambiguous_reference", f"{ref} holds several kinds ({', '.join(u for _, (_, u) in held)}); the comparison names none", where)
+            raise MathGraphError(
+                "ambiguous_reference",
+                f"{ref} holds several kinds ({', '.join(u for _, (_, u) in held)}); the comparison names none",
+                where,
+            )
         kind, (sid, unit) = held[0]
         if (op.actor, kind) in self.state:
             raise MathGraphError("redeclared_state", f"{op.actor} already holds a {unit}-kind quantity", where)
@@ -532,20 +656,39 @@ class _Binder:
             raise MathGraphError("malformed_input", f"the unknown's id {uid} collides with another symbol", "unknown")
         self.add_symbol(uid, ulabel, "unknown", unknown.entity, unknown.unit)
         base = BindingGraph(symbols=tuple(self.symbols), facts=tuple(self.facts), equations=tuple(stamped))
-        probe = BoundUnknown(symbol_id=uid, question_span=span(SOURCE_ID, ulabel), state_index=resolve_state_index(base), question_form="identity", expected_unit=unknown.unit)
+        probe = BoundUnknown(
+            symbol_id=uid,
+            question_span=span(SOURCE_ID, ulabel),
+            state_index=resolve_state_index(base),
+            question_form="identity",
+            expected_unit=unknown.unit,
+        )
         try:
             form = infer_question_form(base, probe, self.vocab)
         except QuestionTargetError as exc:
             raise MathGraphError(exc.reason, exc.detail, "unknown") from None
-        bound = BoundUnknown(symbol_id=uid, question_span=probe.question_span, state_index=probe.state_index, question_form=form, expected_unit=unknown.unit)
+        bound = BoundUnknown(
+            symbol_id=uid,
+            question_span=probe.question_span,
+            state_index=probe.state_index,
+            question_form=form,
+            expected_unit=unknown.unit,
+        )
         return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(bound,))
 
 
 def _restamp(eq: BoundEquation, status: str, proof: str, reason: str | None) -> BoundEquation:
     return BoundEquation(
-        lhs_symbol_id=eq.lhs_symbol_id, rhs=eq.rhs, rhs_canonical=eq.rhs_canonical, dependencies=eq.dependencies,
-        operation_kind=eq.operation_kind, source_span=eq.source_span, literal_unit=eq.literal_unit,
-        unit_proof=proof, admissibility_status=status, refusal_reason=reason,
+        lhs_symbol_id=eq.lhs_symbol_id,
+        rhs=eq.rhs,
+        rhs_canonical=eq.rhs_canonical,
+        dependencies=eq.dependencies,
+        operation_kind=eq.operation_kind,
+        source_span=eq.source_span,
+        literal_unit=eq.literal_unit,
+        unit_proof=proof,
+        admissibility_status=status,
+        refusal_reason=reason,
     )
 
 
@@ -569,7 +712,9 @@ def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) 
             several kinds; a fraction's referent is missing), or a question-target reason.
     """
     if not isinstance(graph, MathProblemGraph):
-        raise MathGraphError("not_a_math_problem_graph", f"expected a MathProblemGraph, found {type(graph).__name__}", "graph")
+        raise MathGraphError(
+            "not_a_math_problem_graph", f"expected a MathProblemGraph, found {type(graph).__name__}", "graph"
+        )
     voc = vocab if vocab is not None else default_vocabulary()
     if not isinstance(voc, UnitVocabulary):
         raise MathGraphError("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab")
@@ -580,7 +725,15 @@ def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) 
 
 
 __all__ = [
-    "Comparison", "FractionPortion", "InitialPossession", "MathProblemGraph", "Operation", "PartitionChunk",
-    "Quantity", "Rate", "Unknown", "bind_math_problem_graph", "graph_from_dict",
+    "Comparison",
+    "FractionPortion",
+    "InitialPossession",
+    "MathProblemGraph",
+    "Operation",
+    "PartitionChunk",
+    "Quantity",
+    "Rate",
+    "Unknown",
+    "bind_math_problem_graph",
+    "graph_from_dict",
 ]
-_ = Mapping

@@ -70,7 +70,9 @@ def detect_format(record: object) -> str:
     if isinstance(record, str):
         return "canonical_text"
     if not isinstance(record, dict):
-        raise MathGraphError("malformed_input", f"a record is a JSON object or canonical text, found {type(record).__name__}", "record")
+        raise MathGraphError(
+            "malformed_input", f"a record is a JSON object or canonical text, found {type(record).__name__}", "record"
+        )
     if "relations" in record and "query" in record:
         return "relational"
     if "symbols" in record and "equations" in record:
@@ -81,7 +83,11 @@ def detect_format(record: object) -> str:
         return "math_graph"
     if "hand_rolled_canonical" in record or "canonical_text" in record:
         return "canonical_text"
-    raise MathGraphError("malformed_input", f"no supported format has the keys {sorted(record)[:8]}; expected one of {list(FORMATS)}", "record")
+    raise MathGraphError(
+        "malformed_input",
+        f"no supported format has the keys {sorted(record)[:8]}; expected one of {list(FORMATS)}",
+        "record",
+    )
 
 
 def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVocabulary:
@@ -121,7 +127,9 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
     """
     kind = fmt or detect_format(record)
     if kind not in FORMATS or kind == "equation":
-        raise MathGraphError("malformed_input", f"cannot verify format {kind!r:.30}; use one of {list(FORMATS[:4])}", "format")
+        raise MathGraphError(
+            "malformed_input", f"cannot verify format {kind!r:.30}; use one of {list(FORMATS[:4])}", "format"
+        )
     case_id = str(record.get("id", "")) if isinstance(record, dict) else ""
     voc = vocabulary_for(record, vocab)
     recorded: Mapping[str, RecordedVerdict] = {}
@@ -137,9 +145,17 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
             graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"))
             policy = "integer"
         elif kind == "binding_graph":
-            graph = BindingGraph.from_json({k: v for k, v in record.items() if k not in RECORD_METADATA} if isinstance(record, dict) else record)
+            graph = BindingGraph.from_json(
+                {k: v for k, v in record.items() if k not in RECORD_METADATA} if isinstance(record, dict) else record
+            )
         else:
-            text = record if isinstance(record, str) else (record.get("hand_rolled_canonical") or record.get("canonical_text")) if isinstance(record, dict) else None
+            text = (
+                record
+                if isinstance(record, str)
+                else (record.get("hand_rolled_canonical") or record.get("canonical_text"))
+                if isinstance(record, dict)
+                else None
+            )
             if not isinstance(text, str):
                 raise MathGraphError("malformed_input", "no canonical text in the record", "hand_rolled_canonical")
             graph, recorded = parse_canonical_text(text)
@@ -148,7 +164,9 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
     if isinstance(record, dict) and "policy" in record:
         policy = record["policy"]
         if policy not in ("count_exact", "integer"):
-            raise MathGraphError("malformed_input", f"policy must be 'count_exact' or 'integer', found {policy!r:.30}", "policy")
+            raise MathGraphError(
+                "malformed_input", f"policy must be 'count_exact' or 'integer', found {policy!r:.30}", "policy"
+            )
     return BoundRecord(case_id, kind, graph, str(policy), voc, recorded)
 
 
@@ -173,8 +191,14 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             sym = fields(item, f"symbols[{i}]", {"symbol_id", "semantic_role", "unit"}, set())
             sid = name(sym["symbol_id"], f"symbols[{i}].symbol_id")
             unit = sym["unit"]
-            symbols[sid] = SymbolBinding(symbol_id=sid, name=sid, semantic_role=str(sym["semantic_role"]), source_span=span("record", sid),
-                                         introduced_by="equation_record", unit=None if unit is None else name(unit, f"symbols[{i}].unit"))
+            symbols[sid] = SymbolBinding(
+                symbol_id=sid,
+                name=sid,
+                semantic_role=str(sym["semantic_role"]),
+                source_span=span("record", sid),
+                introduced_by="equation_record",
+                unit=None if unit is None else name(unit, f"symbols[{i}].unit"),
+            )
         kind = name(obj["operation_kind"], "operation_kind")
         deps = [symbol(s) for s in sorted(symbols)]
         if kind in ADDITIVE_KINDS:
@@ -184,11 +208,18 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             rhs = next(d for d in deps if d is not divisor) / divisor
         else:
             rhs = sympy.Mul(*deps) if deps else sympy.Integer(1)
-        equation = BoundEquation.create(lhs_symbol_id=name(obj["lhs_symbol_id"], "lhs_symbol_id"), rhs=rhs, operation_kind=kind, source_span=span("record", str(obj["id"])))
+        equation = BoundEquation.create(
+            lhs_symbol_id=name(obj["lhs_symbol_id"], "lhs_symbol_id"),
+            rhs=rhs,
+            operation_kind=kind,
+            source_span=span("record", str(obj["id"])),
+        )
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
     verdict = fields(obj["hand_rolled"], "hand_rolled", {"status"}, {"unit_proof", "reason"})
     theirs = verdict.get("unit_proof") if verdict["status"] == "admitted" else verdict.get("reason")
     if not isinstance(theirs, str):
-        raise MathGraphError("malformed_input", "an admitted record needs unit_proof, a refused one a reason", "hand_rolled")
+        raise MathGraphError(
+            "malformed_input", "an admitted record needs unit_proof, a refused one a reason", "hand_rolled"
+        )
     return equation, symbols, theirs

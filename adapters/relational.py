@@ -15,6 +15,7 @@ Symbol ids: ``entity_<slug>``, ``q_<slug>``, ``q_<slug>__divisor`` (the divisor 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Final
 
 import sympy
@@ -62,14 +63,18 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
             ``input_too_large`` beyond :data:`MAX_RELATIONS`.
     """
     if not isinstance(relations, list):
-        raise MathGraphError("malformed_input", f"relations must be a list, found {type(relations).__name__}", "relations")
+        raise MathGraphError(
+            "malformed_input", f"relations must be a list, found {type(relations).__name__}", "relations"
+        )
     if len(relations) > MAX_RELATIONS:
         raise MathGraphError("input_too_large", f"more than {MAX_RELATIONS} relations", "relations")
     q = fields(query, "query", {"entity", "unit"}, set())
     q_entity = name(q["entity"], "query.entity")
     q_unit = name(q["unit"], "query.unit")
     if units is not None and not isinstance(units, Mapping):
-        raise MathGraphError("malformed_input", f"units must be a mapping entity -> unit, found {type(units).__name__}", "units")
+        raise MathGraphError(
+            "malformed_input", f"units must be a mapping entity -> unit, found {type(units).__name__}", "units"
+        )
 
     parsed: list[dict[str, object]] = []
     order: dict[str, None] = {}
@@ -77,7 +82,11 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
         path = f"relations[{i}]"
         if not isinstance(rel, dict) or not isinstance(rel.get("kind"), str) or rel["kind"] not in _FIELDS:
             kind = rel.get("kind") if isinstance(rel, dict) else type(rel).__name__
-            raise MathGraphError("malformed_input", f"unknown relation kind {kind!r:.40}; expected one of {list(RELATION_KINDS)}", f"{path}.kind")
+            raise MathGraphError(
+                "malformed_input",
+                f"unknown relation kind {kind!r:.40}; expected one of {list(RELATION_KINDS)}",
+                f"{path}.kind",
+            )
         required, optional = _FIELDS[str(rel["kind"])]
         fields(rel, path, required, optional)
         entity = name(rel["entity"], f"{path}.entity")
@@ -116,10 +125,10 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
 
     slugs: dict[str, str] = {}
     for entity in order:
-        base, n = slug(entity), 2
-        candidate = base
+        stem, n = slug(entity), 2
+        candidate = stem
         while candidate in slugs.values():
-            candidate, n = f"{base}_{n}", n + 1
+            candidate, n = f"{stem}_{n}", n + 1
         slugs[entity] = candidate
 
     symbols: list[SymbolBinding] = []
@@ -136,7 +145,14 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
         kind = item["kind"]
         label = f"{item['path']}.{kind}"
         if kind == "fact":
-            facts.append(BoundFact(symbol_id=sid, value=format_exact(item["value"]), unit=unit_of(entity), source_span=span(SOURCE_ID, label)))  # type: ignore[arg-type]
+            facts.append(
+                BoundFact(
+                    symbol_id=sid,
+                    value=format_exact(_fraction(item, "value")),
+                    unit=unit_of(entity),
+                    source_span=span(SOURCE_ID, label),
+                )
+            )
             continue
         if entity in defined:
             raise MathGraphError("redeclared_state", f"{entity} is defined by two relations", str(item["path"]))
@@ -148,24 +164,44 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
         ref = symbol(f"q_{slugs[str(item['ref'])]}")
         if kind in ("more_than", "fewer_than"):
             sign = 1 if kind == "more_than" else -1
-            equations.append(_eq(sid, ref + sign * rational(item["delta"]), "compare_additive", label, unit_of(entity)))  # type: ignore[arg-type]
+            equations.append(
+                _eq(sid, ref + sign * rational(_fraction(item, "delta")), "compare_additive", label, unit_of(entity))
+            )
         elif kind == "times_as_many":
-            equations.append(_eq(sid, rational(item["factor"]) * ref, "compare_multiplicative", label))  # type: ignore[arg-type]
+            equations.append(_eq(sid, rational(_fraction(item, "factor")) * ref, "compare_multiplicative", label))
         else:
             divisor = f"{sid}__divisor"
             symbols.append(_sym(divisor, f"{entity}.divisor", "ratio", None, None))
-            facts.append(BoundFact(symbol_id=divisor, value=format_exact(item["divisor"]), source_span=span(SOURCE_ID, label)))  # type: ignore[arg-type]
+            facts.append(
+                BoundFact(
+                    symbol_id=divisor,
+                    value=format_exact(_fraction(item, "divisor")),
+                    source_span=span(SOURCE_ID, label),
+                )
+            )
             equations.append(_eq(sid, ref / symbol(divisor), "divide", label))
     uid = f"unknown_{slugs[q_entity]}_{slug(q_unit)}"
     ulabel = f"{q_entity}|{q_unit}"
     symbols.append(_sym(uid, ulabel, "unknown", q_entity, q_unit))
     try:
         base = BindingGraph(symbols=tuple(symbols), facts=tuple(facts), equations=tuple(equations))
-        probe = BoundUnknown(symbol_id=uid, question_span=span(SOURCE_ID, ulabel), state_index=resolve_state_index(base), question_form="identity", expected_unit=q_unit)
+        probe = BoundUnknown(
+            symbol_id=uid,
+            question_span=span(SOURCE_ID, ulabel),
+            state_index=resolve_state_index(base),
+            question_form="identity",
+            expected_unit=q_unit,
+        )
         from units import default_vocabulary  # the form only compares unit spellings here
 
         form = infer_question_form(base, probe, default_vocabulary())
-        unknown = BoundUnknown(symbol_id=uid, question_span=probe.question_span, state_index=probe.state_index, question_form=form, expected_unit=q_unit)
+        unknown = BoundUnknown(
+            symbol_id=uid,
+            question_span=probe.question_span,
+            state_index=probe.state_index,
+            question_form=form,
+            expected_unit=q_unit,
+        )
         return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(unknown,))
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
@@ -173,10 +209,25 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
         raise MathGraphError(exc.reason, exc.detail, "query") from None
 
 
+def _fraction(item: Mapping[str, object], key: str) -> Fraction:
+    value = item[key]
+    assert isinstance(value, Fraction), key  # set by exact() above
+    return value
+
+
 def _sym(symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> SymbolBinding:
-    return SymbolBinding(symbol_id=symbol_id, name=label, semantic_role=role, source_span=span(SOURCE_ID, label),
-                         introduced_by=INTRODUCED_BY, entity=entity, unit=unit)
+    return SymbolBinding(
+        symbol_id=symbol_id,
+        name=label,
+        semantic_role=role,
+        source_span=span(SOURCE_ID, label),
+        introduced_by=INTRODUCED_BY,
+        entity=entity,
+        unit=unit,
+    )
 
 
 def _eq(lhs: str, rhs: sympy.Expr, kind: str, label: str, literal_unit: str | None = None) -> BoundEquation:
-    return BoundEquation.create(lhs_symbol_id=lhs, rhs=rhs, operation_kind=kind, source_span=span(SOURCE_ID, label), literal_unit=literal_unit)
+    return BoundEquation.create(
+        lhs_symbol_id=lhs, rhs=rhs, operation_kind=kind, source_span=span(SOURCE_ID, label), literal_unit=literal_unit
+    )

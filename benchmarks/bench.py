@@ -129,9 +129,7 @@ def _calibrate(fn: Callable[[], object], target_ns: int) -> int:
     return max(1, min(MAX_INNER, math.ceil(target_ns / per_call)))
 
 
-def time_items(
-    items: Sequence[tuple[str, Callable[[], object]]], rounds: int, target_ns: int
-) -> list[Samples]:
+def time_items(items: Sequence[tuple[str, Callable[[], object]]], rounds: int, target_ns: int) -> list[Samples]:
     """Run every item's calibrated loop once per round, in order, with the GC off while timed."""
     samples = [Samples(label, _calibrate(fn, target_ns)) for label, fn in items]
     perf = time.perf_counter_ns
@@ -152,7 +150,7 @@ def time_items(
 
 def _verdict_cache_clearer() -> Callable[[], None] | None:
     """``verifier.admissibility.clear_verdict_cache`` if verdicts are memoized, else ``None``."""
-    from verifier import admissibility  # noqa: PLC0415
+    from verifier import admissibility
 
     clear = getattr(admissibility, "clear_verdict_cache", None)
     return clear if callable(clear) else None
@@ -307,9 +305,7 @@ class ReferenceAlgebra:
         names = sorted(eq.dependencies)
         vecs = [self._dep(symbols, dep) for dep in names]
         if kind in _ADDITIVE:
-            operands = vecs + (
-                [self.vector(eq.literal_unit)] if eq.literal_unit is not None else []
-            )
+            operands = vecs + ([self.vector(eq.literal_unit)] if eq.literal_unit is not None else [])
             if not operands:
                 raise ReferenceRefusal("operand_arity")
             if any(v != operands[0] for v in operands[1:]):
@@ -583,15 +579,11 @@ def upstream_graphs(path: Path = UPSTREAM_DEV) -> tuple[list[GraphCase], list[st
     """
     if not path.is_file():
         return [], [], {}
-    cases = [
-        read_json(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
+    cases = [read_json(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     base = units.default_vocabulary()
     nouns: dict[str, str] = {}
     for case in cases:
-        for surface in _unit_strings(
-            case.get("ground_truth_graph") if isinstance(case, dict) else None
-        ):
+        for surface in _unit_strings(case.get("ground_truth_graph") if isinstance(case, dict) else None):
             if surface in nouns:
                 continue
             try:
@@ -701,12 +693,10 @@ def cold_start(rounds: int) -> dict[str, Any]:
 def lanes_memory(rounds: int) -> dict[str, Any]:
     """Peak RSS (MB) of ``python -m verifier lanes``, via a wrapper whose only child is that run."""
     try:
-        import resource  # noqa: F401, PLC0415 - Unix only
+        import resource  # noqa: F401 - Unix only
     except ImportError:
         return {"skipped": "resource module unavailable on this platform"}
-    scale = (
-        1024 * 1024 if sys.platform == "darwin" else 1024
-    )  # ru_maxrss: bytes on macOS, KiB on Linux
+    scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
     peaks: list[float] = []
     seconds: list[float] = []
     codes: list[int] = []
@@ -722,9 +712,7 @@ def lanes_memory(rounds: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the run
 
 
-def _metric(
-    value: float | None, unit: str, target: str, met: bool | None, **extra: Any
-) -> dict[str, Any]:
+def _metric(value: float | None, unit: str, target: str, met: bool | None, **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"median": value, "unit": unit, "target": target, "met": met}
     out.update(extra)
     return out
@@ -766,9 +754,7 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
 
     _log("warm check_equation vs the reference algebra")
     clear = _verdict_cache_clearer()
-    details["verdict_cache"] = (
-        "present: uncached figures clear it before every call" if clear else "absent"
-    )
+    details["verdict_cache"] = "present: uncached figures clear it before every call" if clear else "absent"
     mix = equation_mix()
     reference = ReferenceAlgebra()
     groups: dict[str, list[tuple[str, Callable[[], object]]]] = {
@@ -782,20 +768,14 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
         groups["uncached"].append((case.label, _uncached(call, clear)))
         groups["cached"].append((case.label, call))
         groups["with_string"].append((case.label, _uncached(_proof_string(call), clear)))
-        groups["reference"].append(
-            (case.label, functools.partial(reference.check, case.equation, case.symbols))
-        )
+        groups["reference"].append((case.label, functools.partial(reference.check, case.equation, case.symbols)))
     flat = [(f"{g}|{label}", fn) for g, entries in groups.items() for label, fn in entries]
     samples = time_items(flat, rounds, target_ns)
     n = len(mix)
     by_group = {g: samples[i * n : (i + 1) * n] for i, g in enumerate(groups)}
     rounds_us = {g: [x / 1e3 for x in _round_means(s)] for g, s in by_group.items()}
-    ratio_rounds = [
-        a / b for a, b in zip(rounds_us["uncached"], rounds_us["reference"], strict=True)
-    ]
-    string_ratio_rounds = [
-        a / b for a, b in zip(rounds_us["with_string"], rounds_us["reference"], strict=True)
-    ]
+    ratio_rounds = [a / b for a, b in zip(rounds_us["uncached"], rounds_us["reference"], strict=True)]
+    string_ratio_rounds = [a / b for a, b in zip(rounds_us["with_string"], rounds_us["reference"], strict=True)]
     per_eq = []
     for i, case in enumerate(mix):
         verdict = check_equation(case.equation, case.symbols, vocab)
@@ -859,9 +839,7 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
         what="ours incl. the proof string / reference",
     )
 
-    _log(
-        "warm verify over the graphs lane"
-    )  # the verdict cache is warm here, as for any repeated graph
+    _log("warm verify over the graphs lane")  # the verdict cache is warm here, as for any repeated graph
     graphs, lane_skipped = lane_graphs()
     lane = _verify_metric(graphs, rounds, target_ns)
     details["verify_lane"] = {**lane["details"], "skipped_at_binding": lane_skipped}
@@ -875,9 +853,7 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
     )
 
     if upstream.is_file():
-        _log(
-            "warm verify over the upstream dev graphs (cached, then with the verdict cache cleared)"
-        )
+        _log("warm verify over the upstream dev graphs (cached, then with the verdict cache cleared)")
         dev, dev_skipped, nouns = upstream_graphs(upstream)
         dev_m = _verify_metric(dev, rounds, target_ns)
         dev_u = _verify_metric(dev, rounds, target_ns, clear)
@@ -942,7 +918,7 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
 
 
 def _pint_version() -> str:
-    import pint  # noqa: PLC0415
+    import pint
 
     return str(getattr(pint, "__version__", "?"))
 
@@ -955,10 +931,7 @@ def _verify_metric(
 ) -> dict[str, Any]:
     if not graphs:
         return {"median": None, "details": {"graphs": []}}
-    items = [
-        (g.label, _uncached(functools.partial(verify, g.graph, g.vocab, g.policy), clear))
-        for g in graphs
-    ]
+    items = [(g.label, _uncached(functools.partial(verify, g.graph, g.vocab, g.policy), clear)) for g in graphs]
     samples = time_items(items, rounds, target_ns)
     per_graph = [s.median_ns / 1e3 for s in samples]
     round_means = [x / 1e3 for x in _round_means(samples)]
@@ -993,10 +966,7 @@ def format_table(result: Mapping[str, Any]) -> str:
     lines = []
     for i, row in enumerate(rows):
         lines.append(
-            "  ".join(
-                c.ljust(w) if j == 0 else c.rjust(w)
-                for j, (c, w) in enumerate(zip(row, widths, strict=True))
-            )
+            "  ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths, strict=True)))
         )
         if i == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -1004,9 +974,7 @@ def format_table(result: Mapping[str, Any]) -> str:
     if eqs:
         lines.append("")
         head = ("check_equation per equation (median us)", "ours", "cached", "+str", "ref", "ratio")
-        lines.append(
-            f"{head[0]:<46}" + "".join(f"{h:>8}" for h in head[1:]) + "  same proof string"
-        )
+        lines.append(f"{head[0]:<46}" + "".join(f"{h:>8}" for h in head[1:]) + "  same proof string")
         for e in eqs:
             cols = (
                 "ours_us",
@@ -1028,24 +996,16 @@ def format_table(result: Mapping[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line entry point."""
-    parser = argparse.ArgumentParser(
-        description="Benchmark the verifier against a plain exponent-vector algebra."
-    )
+    parser = argparse.ArgumentParser(description="Benchmark the verifier against a plain exponent-vector algebra.")
     parser.add_argument(
         "--rounds",
         type=int,
         default=None,
         help=f"timed rounds (default {DEFAULT_ROUNDS}; --quick: 1)",
     )
-    parser.add_argument(
-        "--quick", action="store_true", help="one round with short loops (smoke test)"
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="print JSON on stdout (the table goes to stderr)"
-    )
-    parser.add_argument(
-        "--json-out", metavar="PATH", help="write JSON to PATH (the table goes to stdout)"
-    )
+    parser.add_argument("--quick", action="store_true", help="one round with short loops (smoke test)")
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout (the table goes to stderr)")
+    parser.add_argument("--json-out", metavar="PATH", help="write JSON to PATH (the table goes to stdout)")
     parser.add_argument(
         "--upstream",
         metavar="PATH",

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
@@ -45,7 +45,14 @@ class CaseResult:
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data (``seconds`` rounded to milliseconds)."""
-        return {"lane": self.lane, "id": self.case_id, "outcome": self.outcome, "expected": self.expected, "got": self.got, "seconds": round(self.seconds, 3)}
+        return {
+            "lane": self.lane,
+            "id": self.case_id,
+            "outcome": self.outcome,
+            "expected": self.expected,
+            "got": self.got,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +120,10 @@ def run_case(lane: str, case: dict[str, object]) -> CaseResult:
         got_kind, got = _execute(lane, case)
     except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
         got_kind, got = "refusal", exc.reason
-    except Exception as exc:  # noqa: BLE001 - an untyped exception is exactly what a lane must score
-        return CaseResult(lane, case_id, "error", expected, f"{type(exc).__name__}: {exc}"[:300], time.perf_counter() - start)
+    except Exception as exc:
+        return CaseResult(
+            lane, case_id, "error", expected, f"{type(exc).__name__}: {exc}"[:300], time.perf_counter() - start
+        )
     seconds = time.perf_counter() - start
     expect = case["expect"]
     assert isinstance(expect, dict)
@@ -168,7 +177,7 @@ def _execute(lane: str, case: dict[str, object]) -> tuple[str, str]:
         record = dict(data)
         for key in ("vocab", "policy"):
             if key in case:
-                record[key] = case[key]  # type: ignore[index]
+                record[key] = case[key]
     elif fmt == "canonical_text" and "vocab" in case:
         raise ValueError("canonical_text cases cannot declare a vocab")
     bound = bind_record(record, fmt if isinstance(fmt, str) else None)
@@ -182,13 +191,16 @@ def _execute(lane: str, case: dict[str, object]) -> tuple[str, str]:
     return "refusal", answer.reason
 
 
-def run_lanes(lanes: Iterable[str] = LANES, progress: Callable[[Iterable[object], int, str], Iterable[object]] | None = None) -> list[LaneResult]:
-    """Run the named bundled lanes; ``progress`` may wrap each lane's case iterator (a progress bar)."""
+Progress = Callable[[Sequence[dict[str, object]], int, str], Iterable[dict[str, object]]]
+
+
+def run_lanes(lanes: Iterable[str] = LANES, progress: Progress | None = None) -> list[LaneResult]:
+    """Run the named bundled lanes; ``progress`` may wrap each lane's case list (a progress bar)."""
     out = []
     for lane in lanes:
         cases = lane_cases(lane)
-        items: Iterable[object] = cases if progress is None else progress(cases, len(cases), lane)
-        out.append(LaneResult(lane, tuple(run_case(lane, c) for c in items)))  # type: ignore[arg-type]
+        items = cases if progress is None else progress(cases, len(cases), lane)
+        out.append(LaneResult(lane, tuple(run_case(lane, c) for c in items)))
     return out
 
 
@@ -202,7 +214,9 @@ def format_table(results: list[LaneResult]) -> str:
         total.update(counts)
         lines.append(f"{lane.lane:<12}" + "".join(f"{counts[o]:>20}" for o in OUTCOMES) + f"{len(lane.results):>8}")
     lines.append("-" * len(header))
-    lines.append(f"{'overall':<12}" + "".join(f"{total[o]:>20}" for o in OUTCOMES) + f"{sum(len(r.results) for r in results):>8}")
+    lines.append(
+        f"{'overall':<12}" + "".join(f"{total[o]:>20}" for o in OUTCOMES) + f"{sum(len(r.results) for r in results):>8}"
+    )
     return "\n".join(lines)
 
 

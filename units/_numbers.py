@@ -52,7 +52,7 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
     """
     if isinstance(value, Fraction):
         return value
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, (bool, float)):
         raise UnitRefusal(
             "malformed_input",
             f"a {type(value).__name__} is not an exact number; write it as a decimal or fraction string",
@@ -117,6 +117,8 @@ def loads_exact(text: str) -> object:
     try:
         return json.loads(text, parse_float=JsonNumber, parse_int=_keep_int, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise UnitRefusal("malformed_input", f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", text[:40]) from None
+        raise UnitRefusal(
+            "malformed_input", f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", text[:40]
+        ) from None
     except RecursionError:
         raise UnitRefusal("input_too_large", "JSON nested too deeply", text[:40]) from None

@@ -56,7 +56,7 @@ def build_registry(conversions: Mapping[str, Conversion]) -> pint.UnitRegistry:
     Offset units are not auto-converted (``autoconvert_offset_to_baseunit=False``),
     so pint refuses arithmetic on absolute temperatures (SPEC §3).
     """
-    registry = pint.UnitRegistry(
+    registry: pint.UnitRegistry = pint.UnitRegistry(
         None,
         non_int_type=Fraction,
         autoconvert_offset_to_baseunit=False,

@@ -20,7 +20,7 @@ _AXIS_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(BASE_DIME
 _CANONICAL: dict[tuple[int, ...], str] = {}  # exponents -> canonical string (a pure function, memoized)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class DimensionVector:
     """Integer exponents over :data:`BASE_DIMENSIONS`.
 
@@ -37,11 +37,7 @@ class DimensionVector:
 
     def __post_init__(self) -> None:
         exps = self.exponents
-        if (
-            not isinstance(exps, tuple)
-            or len(exps) != len(BASE_DIMENSIONS)
-            or any(type(e) is not int for e in exps)
-        ):
+        if not isinstance(exps, tuple) or len(exps) != len(BASE_DIMENSIONS) or any(type(e) is not int for e in exps):
             raise UnitRefusal("malformed_input", "exponents must be a 6-tuple of int", exps)
 
     @classmethod
@@ -98,6 +94,9 @@ class DimensionVector:
 
     def __str__(self) -> str:
         return self.to_canonical_string()
+
+    def __repr__(self) -> str:
+        return f"DimensionVector({self.to_canonical_string()!r})"
 
 
 DIMENSIONLESS: Final[DimensionVector] = DimensionVector((0, 0, 0, 0, 0, 0))

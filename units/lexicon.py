@@ -235,11 +235,15 @@ def _entry_from_row(row: object, where: str) -> LexiconEntry:
         lists[key] = tuple(value)
     size = row.get("default_size")
     if size is not None and (type(size) is not int or size <= 0):
-        raise UnitRefusal("malformed_input", "default_size must be a positive integer or null", size, f"{where}.default_size")
+        raise UnitRefusal(
+            "malformed_input", "default_size must be a positive integer or null", size, f"{where}.default_size"
+        )
     lemma = row["lemma"]
     assert isinstance(lemma, str)
     if not _LEMMA.fullmatch(lemma):
-        raise UnitRefusal("malformed_input", "a lemma is a letter followed by letters, digits or '_'", lemma, f"{where}.lemma")
+        raise UnitRefusal(
+            "malformed_input", "a lemma is a letter followed by letters, digits or '_'", lemma, f"{where}.lemma"
+        )
     return LexiconEntry(
         entry_id=str(row["entry_id"]),
         surface=str(row["surface"]),
@@ -332,7 +336,14 @@ def _parse_entries(path: Path | None, text: str | None, label: str) -> tuple[Lex
     seen: dict[str, str] = {}
     for entry in entries:
         if entry.surface in seen:
-            bad.append(UnitRefusal("malformed_input", f"duplicate surface (also {seen[entry.surface]})", entry.surface, f"{label}:{entry.entry_id}"))
+            bad.append(
+                UnitRefusal(
+                    "malformed_input",
+                    f"duplicate surface (also {seen[entry.surface]})",
+                    entry.surface,
+                    f"{label}:{entry.entry_id}",
+                )
+            )
         seen[entry.surface] = entry.entry_id
     if not entries and not bad:
         bad.append(UnitRefusal("malformed_input", "the lexicon has no entries", label, label))
@@ -352,11 +363,17 @@ def _parse_conversions(path: Path | None, text: str | None, label: str) -> dict[
     for conv in table.values():
         for lemma, _ in conv.of:
             if lemma not in table:
-                bad.append(UnitRefusal("malformed_input", f"definition of {conv.lemma!r} refers to an undefined lemma", lemma, label))
+                bad.append(
+                    UnitRefusal(
+                        "malformed_input", f"definition of {conv.lemma!r} refers to an undefined lemma", lemma, label
+                    )
+                )
     if bad:
         raise LexiconError(label, tuple(bad))
     if _cycle(table):
-        raise LexiconError(label, (UnitRefusal("malformed_input", "definitions refer to each other in a cycle", _cycle(table), label),))
+        raise LexiconError(
+            label, (UnitRefusal("malformed_input", "definitions refer to each other in a cycle", _cycle(table), label),)
+        )
     return table
 
 
@@ -481,13 +498,26 @@ def _complete(
         if entry.lemma in table or entry.role in ("dimension_name", "connector"):
             continue
         if entry.role == "container" and entry.default_size is None:
-            table[entry.lemma] = Conversion(lemma=entry.lemma, base_dimension=entry.lemma, axis="count", source="container of unstated size")
+            table[entry.lemma] = Conversion(
+                lemma=entry.lemma, base_dimension=entry.lemma, axis="count", source="container of unstated size"
+            )
         elif entry.role == "container" and entry.default_size is not None and "item" in table:
-            table[entry.lemma] = Conversion(lemma=entry.lemma, factor=Fraction(entry.default_size), of=(("item", 1),), source="default_size")
+            table[entry.lemma] = Conversion(
+                lemma=entry.lemma, factor=Fraction(entry.default_size), of=(("item", 1),), source="default_size"
+            )
         elif entry.role == "unit" and entry.semantic_domains[:1] == ("units.count",):
-            table[entry.lemma] = Conversion(lemma=entry.lemma, base_dimension=entry.lemma, axis="count", source="count lemma: its own kind")
+            table[entry.lemma] = Conversion(
+                lemma=entry.lemma, base_dimension=entry.lemma, axis="count", source="count lemma: its own kind"
+            )
         else:
-            bad.append(UnitRefusal("malformed_input", "no exact definition for this lemma; supply a conversions file", entry.lemma, f"{source}:{entry.entry_id}"))
+            bad.append(
+                UnitRefusal(
+                    "malformed_input",
+                    "no exact definition for this lemma; supply a conversions file",
+                    entry.lemma,
+                    f"{source}:{entry.entry_id}",
+                )
+            )
     if bad:
         raise LexiconError(source, tuple(dict.fromkeys(bad, None)))
     return Lexicon(entries, table, discrepancies, source)
@@ -509,7 +539,14 @@ def _snap_edges(
             bad.append(row)
             continue
         if not isinstance(row, dict) or set(row) - _EDGE_FIELDS or not {"from", "to", "ratio"} <= set(row):
-            bad.append(UnitRefusal("malformed_input", f"an edge needs from, to, ratio (fields: {sorted(_EDGE_FIELDS)})", row if not isinstance(row, dict) else sorted(row), where))
+            bad.append(
+                UnitRefusal(
+                    "malformed_input",
+                    f"an edge needs from, to, ratio (fields: {sorted(_EDGE_FIELDS)})",
+                    row if not isinstance(row, dict) else sorted(row),
+                    where,
+                )
+            )
             continue
         try:
             ratio = _parse_float_text(row["ratio"], path=f"{where}.ratio")
@@ -579,7 +616,9 @@ def _exact_edge(conversions: Mapping[str, Conversion], src: str, dst: str) -> tu
         kinds = {d for d in (*s_dims, *d_dims) if d in ("calendar",)}
         if kinds and {"time"} & {*s_dims, *d_dims}:
             return "calendar units convert to days or weeks only under a declared convention"
-        return "not convertible: different kinds (" + ", ".join(sorted(s_dims)) + " vs " + ", ".join(sorted(d_dims)) + ")"
+        return (
+            "not convertible: different kinds (" + ", ".join(sorted(s_dims)) + " vs " + ", ".join(sorted(d_dims)) + ")"
+        )
     ratio = s_scale / d_scale
     s_off = _total_offset(conversions, src)
     d_off = _total_offset(conversions, dst)

@@ -104,7 +104,17 @@ class UnitVocabulary:
     :meth:`from_lexicon` (a pack on disk).
     """
 
-    __slots__ = ("__weakref__", "_axis", "_by_lemma", "_by_surface", "_composites", "_lock", "_non_units", "_parts", "_registry")
+    __slots__ = (
+        "__weakref__",
+        "_axis",
+        "_by_lemma",
+        "_by_surface",
+        "_composites",
+        "_lock",
+        "_non_units",
+        "_parts",
+        "_registry",
+    )
 
     def __init__(self, parts: _Parts) -> None:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
@@ -231,23 +241,36 @@ class UnitVocabulary:
             if not isinstance(surface, str) or not isinstance(lemma, str):
                 raise UnitRefusal("malformed_input", "surface and lemma must be strings", (surface, lemma), path)
             if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
-                raise UnitRefusal("malformed_input", "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)", surface, path)
+                raise UnitRefusal(
+                    "malformed_input",
+                    "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)",
+                    surface,
+                    path,
+                )
             if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > 64 or PER in lemma:
-                raise UnitRefusal("malformed_input", "a lemma is lower-case letters, digits and '_' (no '_per_')", lemma, path)
+                raise UnitRefusal(
+                    "malformed_input", "a lemma is lower-case letters, digits and '_' (no '_per_')", lemma, path
+                )
             if surface in self._by_surface or surface in self._non_units:
                 existing = self._by_surface[surface].lemma if surface in self._by_surface else self._non_units[surface]
                 if declared.get(surface) == lemma:
                     continue
-                raise UnitRefusal("malformed_input", f"already a lexicon surface (of {existing!r}); cannot redeclare", surface, path)
+                raise UnitRefusal(
+                    "malformed_input", f"already a lexicon surface (of {existing!r}); cannot redeclare", surface, path
+                )
             if lemma in table and lemma not in new_lemmas:
                 ref = self._by_lemma.get(lemma)
                 if ref is None or ref.dimension != DimensionVector.from_axes({"count": 1}):
                     raise UnitRefusal("malformed_input", "maps onto a lemma that is not a count kind", lemma, path)
             elif lemma not in table:
-                table[lemma] = Conversion(lemma=lemma, base_dimension=lemma, axis="count", source=f"declared count noun {surface!r}")
+                table[lemma] = Conversion(
+                    lemma=lemma, base_dimension=lemma, axis="count", source=f"declared count noun {surface!r}"
+                )
                 new_lemmas.add(lemma)
             declared[surface] = lemma
-        return UnitVocabulary(_Parts(self._parts.lexicon, table, tuple(sorted(declared.items())), self._parts.conventions))
+        return UnitVocabulary(
+            _Parts(self._parts.lexicon, table, tuple(sorted(declared.items())), self._parts.conventions)
+        )
 
     def with_conventions(self, conventions: Mapping[str, str]) -> UnitVocabulary:
         """A new vocabulary in which calendar units convert to days and weeks.
@@ -264,28 +287,45 @@ class UnitVocabulary:
                 ``"<exact number> <fixed time unit>"`` with a positive number.
         """
         if not isinstance(conventions, Mapping):
-            raise UnitRefusal("malformed_input", "conventions must be a mapping, e.g. {'year': '365 day'}", type(conventions).__name__)
+            raise UnitRefusal(
+                "malformed_input", "conventions must be a mapping, e.g. {'year': '365 day'}", type(conventions).__name__
+            )
         if len(conventions) != 1:
-            raise UnitRefusal("malformed_input", "declare exactly one calendar anchor (it fixes every calendar unit)", sorted(map(str, conventions)))
+            raise UnitRefusal(
+                "malformed_input",
+                "declare exactly one calendar anchor (it fixes every calendar unit)",
+                sorted(map(str, conventions)),
+            )
         if self._parts.conventions:
             raise UnitRefusal("malformed_input", "this vocabulary already has a convention", self._parts.conventions)
-        (key, amount_text), = conventions.items()
+        ((key, amount_text),) = conventions.items()
         path = f"conventions[{key!r}]"
         if not isinstance(key, str) or not isinstance(amount_text, str):
             raise UnitRefusal("malformed_input", "key and amount must be strings", (key, amount_text), path)
         anchor = self.resolve(key)
         if not anchor.is_calendar or PER in anchor.lemma:
-            raise UnitRefusal("malformed_input", "a convention anchors a calendar unit (month, year, decade, century, millennium)", key, path)
+            raise UnitRefusal(
+                "malformed_input",
+                "a convention anchors a calendar unit (month, year, decade, century, millennium)",
+                key,
+                path,
+            )
         number, _, unit_text = amount_text.partition(" ")
         amount = parse_exact(number, path=path)
         if amount <= 0 or not unit_text:
-            raise UnitRefusal("malformed_input", "expected '<positive exact number> <time unit>', e.g. '365 day'", amount_text, path)
+            raise UnitRefusal(
+                "malformed_input", "expected '<positive exact number> <time unit>', e.g. '365 day'", amount_text, path
+            )
         target = self.resolve(unit_text)
         if target.is_calendar or target.dimension != DimensionVector.from_axes({"time": 1}) or PER in target.lemma:
-            raise UnitRefusal("malformed_input", "the amount must be in a fixed time unit (second … week)", unit_text, path)
+            raise UnitRefusal(
+                "malformed_input", "the amount must be in a fixed time unit (second … week)", unit_text, path
+            )
         source = f"declared convention: 1 {anchor.lemma} = {amount_text}"
         table = apply_calendar_convention(self._parts.conversions, anchor.lemma, amount, target.lemma, source)
-        return UnitVocabulary(_Parts(self._parts.lexicon, table, self._parts.count_nouns, ((anchor.lemma, amount_text),)))
+        return UnitVocabulary(
+            _Parts(self._parts.lexicon, table, self._parts.count_nouns, ((anchor.lemma, amount_text),))
+        )
 
     # ----------------------------------------------------------------- queries
 
@@ -335,7 +375,9 @@ class UnitVocabulary:
         if ref is not None:
             return ref
         if not isinstance(surface, str):
-            raise UnitRefusal("malformed_input", f"a unit must be a string, found {type(surface).__name__}", surface, path)
+            raise UnitRefusal(
+                "malformed_input", f"a unit must be a string, found {type(surface).__name__}", surface, path
+            )
         if not surface:
             raise UnitRefusal("malformed_input", "empty unit", surface, path)
         if len(surface) > MAX_SURFACE_CHARS:
@@ -356,20 +398,33 @@ class UnitVocabulary:
             num = self.resolve(head, path=path)
             den = self.resolve(tail, path=path)
             if num.is_offset or den.is_offset:
-                raise UnitRefusal("offset_unit_arithmetic", "a rate over an absolute temperature has no scale", surface, path)
+                raise UnitRefusal(
+                    "offset_unit_arithmetic", "a rate over an absolute temperature has no scale", surface, path
+                )
             lemma = f"{num.lemma}{PER}{den.lemma}"
             known = self._by_lemma.get(lemma)
             if known is not None:
                 ref = UnitRef(
-                    surface=surface, lemma=lemma, dimension=known.dimension, unit=known.unit, kind=known.kind,
-                    scale=known.scale, is_offset=False, is_calendar=known.is_calendar,
+                    surface=surface,
+                    lemma=lemma,
+                    dimension=known.dimension,
+                    unit=known.unit,
+                    kind=known.kind,
+                    scale=known.scale,
+                    is_offset=False,
+                    is_calendar=known.is_calendar,
                     declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
                 )
             else:
                 made = self._make_ref(surface, lemma, num.unit / den.unit, ())
                 ref = UnitRef(
-                    surface=surface, lemma=lemma, dimension=num.dimension / den.dimension, unit=made.unit,
-                    kind=made.kind, scale=made.scale, is_offset=False,
+                    surface=surface,
+                    lemma=lemma,
+                    dimension=num.dimension / den.dimension,
+                    unit=made.unit,
+                    kind=made.kind,
+                    scale=made.scale,
+                    is_offset=False,
                     is_calendar=num.is_calendar or den.is_calendar,
                     declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
                 )
@@ -421,7 +476,11 @@ class UnitVocabulary:
         if src.is_offset or dst.is_offset:
             if src.lemma == dst.lemma:
                 return Fraction(1)
-            raise UnitRefusal("offset_unit_arithmetic", f"{src.lemma} -> {dst.lemma} is affine; use convert()", (src.surface, dst.surface))
+            raise UnitRefusal(
+                "offset_unit_arithmetic",
+                f"{src.lemma} -> {dst.lemma} is affine; use convert()",
+                (src.surface, dst.surface),
+            )
         return src.scale / dst.scale
 
     def convert(self, magnitude: object, from_unit: object, to_unit: object) -> Fraction:
@@ -504,10 +563,11 @@ def _touches_calendar(lemma: str, conversions: Mapping[str, Conversion]) -> bool
 
 
 def _int_power(power: object) -> int:
-    value = Fraction(power)  # type: ignore[arg-type]
-    if value.denominator != 1:
-        raise UnitRefusal("malformed_input", "fractional power in a unit", str(power))
-    return value.numerator
+    if isinstance(power, int):
+        return power
+    if isinstance(power, Fraction) and power.denominator == 1:
+        return power.numerator
+    raise UnitRefusal("malformed_input", "fractional power in a unit", str(power))
 
 
 def _checked_fraction(value: object, subject: str) -> Fraction:

@@ -35,7 +35,9 @@ MAX_EXPONENT: Final[int] = 3
 MAX_IDENT_CHARS: Final[int] = 128
 _DIGIT_LIMIT: Final[int] = 10**MAX_DIGITS
 
-_TOKEN: Final = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/()]))")
+_TOKEN: Final = re.compile(
+    r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/()]))"
+)
 _IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -62,7 +64,11 @@ def _tokens(text: str, path: str) -> list[tuple[str, str]]:
             break
         match = _TOKEN.match(text, pos)
         if match is None:
-            raise BindingGraphError("unsafe_expression", f"unexpected character {text[pos:].lstrip()[:1]!r} (only + - * / ** ( ), numbers and identifiers)", path)
+            raise BindingGraphError(
+                "unsafe_expression",
+                f"unexpected character {text[pos:].lstrip()[:1]!r} (only + - * / ** ( ), numbers and identifiers)",
+                path,
+            )
         kind = match.lastgroup or ""
         out.append((kind, match.group(kind)))
         pos = match.end()

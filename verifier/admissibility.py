@@ -87,8 +87,13 @@ class ProofOperand:
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data."""
-        return {"symbol_id": self.symbol_id, "role": self.role, "unit": self.unit,
-                "dimension": self.dimension.to_canonical_string(), "factor": _frac(self.factor)}
+        return {
+            "symbol_id": self.symbol_id,
+            "role": self.role,
+            "unit": self.unit,
+            "dimension": self.dimension.to_canonical_string(),
+            "factor": _frac(self.factor),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,10 +137,13 @@ class UnitProof:
     def to_json(self) -> dict[str, object]:
         """Plain JSON data (the proof string, units, factors, declarations)."""
         return {
-            "proof": self.to_canonical_string(), "operation_kind": self.operation_kind,
-            "operands": [op.to_json() for op in self.operands], "result_unit": self.result_unit,
+            "proof": self.to_canonical_string(),
+            "operation_kind": self.operation_kind,
+            "operands": [op.to_json() for op in self.operands],
+            "result_unit": self.result_unit,
             "result_dimension": self.result_dimension.to_canonical_string(),
-            "declarations": list(self.declarations), "equation": f"{self.lhs_symbol_id} = {sympy.sstr(self.rhs, order='lex')}",
+            "declarations": list(self.declarations),
+            "equation": f"{self.lhs_symbol_id} = {sympy.sstr(self.rhs, order='lex')}",
         }
 
 
@@ -181,7 +189,7 @@ class Verdict:
         return out
 
 
-class _Refuse(Exception):  # noqa: N818 - internal control flow, never escapes
+class _Refuse(Exception):
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(reason, detail)
         self.reason = reason
@@ -217,7 +225,9 @@ def _symbol_table(symbols: object) -> Mapping[str, SymbolBinding]:
                 raise _Refuse("malformed_input", f"symbols must be SymbolBinding objects, found {type(item).__name__}")
             table[item.symbol_id] = item
         return table
-    raise _Refuse("malformed_input", f"symbols must be a mapping or an iterable of SymbolBinding, found {type(symbols).__name__}")
+    raise _Refuse(
+        "malformed_input", f"symbols must be a mapping or an iterable of SymbolBinding, found {type(symbols).__name__}"
+    )
 
 
 def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
@@ -230,7 +240,10 @@ def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
 def _binding(table: Mapping[str, SymbolBinding], symbol_id: str) -> SymbolBinding | None:
     binding = table.get(symbol_id)
     if binding is not None and (not isinstance(binding, SymbolBinding) or binding.symbol_id != symbol_id):
-        raise _Refuse("malformed_input", f"symbols[{symbol_id!r}] must be the SymbolBinding of {symbol_id!r}, found {binding!r:.60}")
+        raise _Refuse(
+            "malformed_input",
+            f"symbols[{symbol_id!r}] must be the SymbolBinding of {symbol_id!r}, found {binding!r:.60}",
+        )
     return binding
 
 
@@ -256,7 +269,9 @@ def _same_kind(a: _Operand, b: _Operand) -> None:
     try:
         check_commensurable(a.ref, b.ref)
     except UnitRefusal as exc:
-        raise _Refuse(exc.reason, f"{a.symbol_id} ({a.ref.lemma}) vs {b.symbol_id} ({b.ref.lemma}): {exc.detail}") from None
+        raise _Refuse(
+            exc.reason, f"{a.symbol_id} ({a.ref.lemma}) vs {b.symbol_id} ({b.ref.lemma}): {exc.detail}"
+        ) from None
 
 
 def _scale(ref: UnitRef | None) -> Fraction:
@@ -273,7 +288,10 @@ def _ratio(a: UnitRef | None, b: UnitRef | None) -> Fraction:
 def _no_offset(*operands: _Operand) -> None:
     for op in operands:
         if op.ref is not None and op.ref.is_offset:
-            raise _Refuse("offset_unit_arithmetic", f"{op.symbol_id} is an absolute temperature ({op.ref.lemma}); arithmetic on it is ambiguous")
+            raise _Refuse(
+                "offset_unit_arithmetic",
+                f"{op.symbol_id} is an absolute temperature ({op.ref.lemma}); arithmetic on it is ambiguous",
+            )
 
 
 def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabulary | None = None) -> Verdict:
@@ -304,7 +322,9 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         fraction_portion: a count state times ``n/d``.
     """
     if not isinstance(equation, BoundEquation):
-        return Verdict("refused", refusal=Refusal("malformed_input", f"expected a BoundEquation, found {type(equation).__name__}"))
+        return Verdict(
+            "refused", refusal=Refusal("malformed_input", f"expected a BoundEquation, found {type(equation).__name__}")
+        )
     try:
         voc = vocab if vocab is not None else default_vocabulary()
         if not isinstance(voc, UnitVocabulary):
@@ -375,8 +395,12 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     if literal is not None and kind not in ("unit_partition",):
         raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
     handler = {
-        "multiply": _multiply, "divide": _divide, "compare_multiplicative": _compare_multiplicative,
-        "apply_rate": _apply_rate, "unit_partition": _unit_partition, "fraction_portion": _fraction_portion,
+        "multiply": _multiply,
+        "divide": _divide,
+        "compare_multiplicative": _compare_multiplicative,
+        "apply_rate": _apply_rate,
+        "unit_partition": _unit_partition,
+        "fraction_portion": _fraction_portion,
     }[kind]
     return handler(eq, deps, literal, lhs_ref, vocab)
 
@@ -394,7 +418,9 @@ def _proof(
     if lhs_ref is not None and (result is None or lhs_ref.lemma != result.lemma):
         if result is None:
             if lhs_ref.kind != ():
-                raise _Refuse("unit_mismatch", f"lhs {eq.lhs_symbol_id} claims {lhs_ref.lemma} but the result is a pure number")
+                raise _Refuse(
+                    "unit_mismatch", f"lhs {eq.lhs_symbol_id} claims {lhs_ref.lemma} but the result is a pure number"
+                )
         else:
             lhs_op = _Operand(eq.lhs_symbol_id, None, lhs_ref)
             _same_kind(_Operand("<result>", None, result), lhs_op)
@@ -416,9 +442,14 @@ def _proof(
         if ref is not None and ref.declarations:
             declarations.extend(ref.declarations)
     return UnitProof(
-        operation_kind=eq.operation_kind, lhs_symbol_id=eq.lhs_symbol_id, operands=operands,
-        result_unit=out_ref.lemma if out_ref is not None else None, result_dimension=result_dim,
-        declarations=tuple(dict.fromkeys(declarations)) if declarations else (), rhs=eq.rhs, result_ref=out_ref,
+        operation_kind=eq.operation_kind,
+        lhs_symbol_id=eq.lhs_symbol_id,
+        operands=operands,
+        result_unit=out_ref.lemma if out_ref is not None else None,
+        result_dimension=result_dim,
+        declarations=tuple(dict.fromkeys(declarations)) if declarations else (),
+        rhs=eq.rhs,
+        result_ref=out_ref,
     )
 
 
@@ -427,7 +458,10 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     if not operands:
         raise _Refuse("operand_arity", f"{eq.operation_kind} needs at least one operand")
     if literal is None and any(op.ref is not None and op.ref.kind != () for op in deps) and _constant_term(eq.rhs) != 0:
-        raise _Refuse("unit_mismatch", f"the constant {_constant_term(eq.rhs)} in {eq.rhs_canonical} carries no unit; an additive literal needs literal_unit")
+        raise _Refuse(
+            "unit_mismatch",
+            f"the constant {_constant_term(eq.rhs)} in {eq.rhs_canonical} carries no unit; an additive literal needs literal_unit",
+        )
     first = operands[0]
     for other in operands[1:]:
         _same_kind(first, other)
@@ -450,13 +484,17 @@ def _is_scalar(op: _Operand) -> bool:
     return op.symbol_id.endswith(MULTIPLICAND_SUFFIX) or op.ref is None
 
 
-def _multiply(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+def _multiply(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+) -> UnitProof:
     states = [op for op in deps if not _is_scalar(op)]
     if len(states) > 1:
         bearing = [op for op in states if op.dimension != DIMENSIONLESS]
         if len(bearing) > 1:
             names = ", ".join(f"{op.symbol_id} ({op.dimension})" for op in bearing)
-            raise _Refuse("unit_mismatch", f"multiply scales one state by dimensionless scalars; found unit-bearing {names}")
+            raise _Refuse(
+                "unit_mismatch", f"multiply scales one state by dimensionless scalars; found unit-bearing {names}"
+            )
         states = bearing or states[:1]
     if not states:
         raise _Refuse("operand_arity", "multiply needs one state to scale (all operands are scalars)")
@@ -476,13 +514,18 @@ def _multiply(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     return _proof(eq, parts, state.ref, state.dimension, lhs_ref)
 
 
-def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+def _divide(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+) -> UnitProof:
     if len(deps) == 1:
         (dividend,) = deps
         _no_offset(dividend)
         return _proof(eq, [(dividend, "dividend", dividend.dimension, _ONE)], dividend.ref, dividend.dimension, lhs_ref)
     if len(deps) != 2:
-        raise _Refuse("operand_arity", f"divide takes 1 dependency (over a literal) or 2 (dividend, *{DIVISOR_SUFFIX}); found {len(deps)}")
+        raise _Refuse(
+            "operand_arity",
+            f"divide takes 1 dependency (over a literal) or 2 (dividend, *{DIVISOR_SUFFIX}); found {len(deps)}",
+        )
     divisors = [op for op in deps if op.symbol_id.endswith(DIVISOR_SUFFIX)]
     if len(divisors) != 1:
         raise _Refuse("operand_arity", f"a two-dependency divide needs exactly one *{DIVISOR_SUFFIX} symbol")
@@ -490,12 +533,18 @@ def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, l
     dividend = deps[0] if deps[1] is divisor else deps[1]
     _no_offset(dividend, divisor)
     if divisor.ref is None or divisor.ref.kind == ():
-        parts = [(dividend, "dividend", dividend.dimension, _ONE), (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref))]
+        parts = [
+            (dividend, "dividend", dividend.dimension, _ONE),
+            (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref)),
+        ]
         return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), dividend.ref, dividend.dimension, lhs_ref)
     quotient_dim = dividend.dimension / divisor.dimension
     if dividend.ref is not None and dividend.ref.kind == divisor.ref.kind:
         result = None  # like over like: a pure number
-        parts = [(dividend, "dividend", dividend.dimension, dividend.ref.scale / divisor.ref.scale), (divisor, "divisor", divisor.dimension, _ONE)]
+        parts = [
+            (dividend, "dividend", dividend.dimension, dividend.ref.scale / divisor.ref.scale),
+            (divisor, "divisor", divisor.dimension, _ONE),
+        ]
     else:
         if dividend.ref is None:
             raise _Refuse("unit_mismatch", "a unitless dividend over a unit-bearing divisor")
@@ -504,9 +553,14 @@ def _divide(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, l
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, quotient_dim, lhs_ref)
 
 
-def _compare_multiplicative(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+def _compare_multiplicative(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+) -> UnitProof:
     if len(deps) != 1:
-        raise _Refuse("operand_arity", f"compare_multiplicative scales exactly one reference state; found {len(deps)} dependencies")
+        raise _Refuse(
+            "operand_arity",
+            f"compare_multiplicative scales exactly one reference state; found {len(deps)} dependencies",
+        )
     (ref,) = deps
     _no_offset(ref)
     return _proof(eq, [(ref, "reference", ref.dimension, _ONE)], ref.ref, ref.dimension, lhs_ref)
@@ -526,13 +580,17 @@ def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, U
     """
     head, sep, tail = rate.lemma.partition("_per_")
     if sep:
+        num: UnitRef | None
+        den: UnitRef | None
         try:
             num, den = vocab.resolve(head), vocab.resolve(tail)
         except UnitRefusal:
             num = den = None
         if num is not None and den is not None:
             if num.quantity_kind == den.quantity_kind:
-                raise _Refuse("rate_form_invalid", f"{rate.lemma} relates one quantity kind to itself: a ratio, not a rate X/Y")
+                raise _Refuse(
+                    "rate_form_invalid", f"{rate.lemma} relates one quantity kind to itself: a ratio, not a rate X/Y"
+                )
             return num, den, den.dimension
     num_kind = tuple((d, p) for d, p in rate.kind if p > 0)
     den_axes = DimensionVector(tuple(-e if e < 0 else 0 for e in rate.dimension.exponents))  # type: ignore[arg-type]
@@ -541,7 +599,9 @@ def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, U
     return _numerator_unit(rate, num_kind, vocab), None, den_axes
 
 
-def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+def _apply_rate(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+) -> UnitProof:
     if len(deps) != 2:
         raise _Refuse("operand_arity", f"apply_rate takes a rate and a quantity; found {len(deps)} dependencies")
     rates = [op for op in deps if op.binding is not None and op.binding.semantic_role == "rate"]
@@ -554,7 +614,10 @@ def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | Non
     _no_offset(quantity)
     result, den, den_dim = _rate_units(rate.ref, vocab)
     if quantity.dimension != den_dim:
-        raise _Refuse("rate_form_invalid", f"{quantity.symbol_id} is {quantity.dimension}; the rate {rate.ref.lemma} is per {den_dim}")
+        raise _Refuse(
+            "rate_form_invalid",
+            f"{quantity.symbol_id} is {quantity.dimension}; the rate {rate.ref.lemma} is per {den_dim}",
+        )
     if den is not None:
         _same_kind(quantity, _Operand("<denominator>", None, den))
         factor = quantity.ref.scale / den.scale
@@ -562,8 +625,13 @@ def _apply_rate(eq: BoundEquation, deps: list[_Operand], literal: _Operand | Non
         den_kind = tuple(sorted((d, -p) for d, p in rate.ref.kind if p < 0))
         if quantity.ref.kind != den_kind:
             if quantity.ref.is_calendar != rate.ref.is_calendar:
-                raise _Refuse("convention_required", f"{quantity.ref.lemma} against {rate.ref.lemma}: calendar units need a declared convention")
-            raise _Refuse("incommensurable_units", f"{quantity.ref.lemma} is not the kind the rate {rate.ref.lemma} is per")
+                raise _Refuse(
+                    "convention_required",
+                    f"{quantity.ref.lemma} against {rate.ref.lemma}: calendar units need a declared convention",
+                )
+            raise _Refuse(
+                "incommensurable_units", f"{quantity.ref.lemma} is not the kind the rate {rate.ref.lemma} is per"
+            )
         factor = rate.ref.scale * quantity.ref.scale / _scale(result)
     result_dim = rate.ref.dimension * quantity.dimension
     parts = [(rate, "rate", rate.dimension, _ONE), (quantity, "quantity", quantity.dimension, factor)]
@@ -585,7 +653,9 @@ def _numerator_unit(rate: UnitRef, num_kind: tuple[tuple[str, int], ...], vocab:
     raise _Refuse("rate_form_invalid", f"cannot name the numerator unit of {rate.lemma}")
 
 
-def _unit_partition(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+def _unit_partition(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+) -> UnitProof:
     chunks = [op for op in deps if op.symbol_id.endswith(CHUNK_SUFFIX)]
     if literal is not None and len(deps) == 1 and not chunks:
         state, chunk = deps[0], literal
@@ -605,9 +675,13 @@ def _unit_partition(eq: BoundEquation, deps: list[_Operand], literal: _Operand |
     return _proof(eq, parts, None if lhs_ref is None else lhs_ref, result_dim, None)
 
 
-def _fraction_portion(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary) -> UnitProof:
+def _fraction_portion(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+) -> UnitProof:
     if len(deps) != 1:
-        raise _Refuse("operand_arity", f"fraction_portion takes exactly one count (its referent); found {len(deps)} dependencies")
+        raise _Refuse(
+            "operand_arity", f"fraction_portion takes exactly one count (its referent); found {len(deps)} dependencies"
+        )
     (state,) = deps
     if state.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")

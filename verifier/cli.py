@@ -13,17 +13,19 @@ import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
+
+_T = TypeVar("_T")
 
 PROGRESS_THRESHOLD = 200
 """Runs with more items than this show a progress bar (on a terminal only)."""
 
 
-class _Usage(Exception):  # noqa: N818 - internal: a message for exit code 2
+class _Usage(Exception):
     pass
 
 
-def _progress(items: Iterable[object], total: int, label: str) -> Iterable[object]:
+def _progress(items: Sequence[_T], total: int, label: str) -> Iterable[_T]:
     if total <= PROGRESS_THRESHOLD or not sys.stderr.isatty():
         return items
     from rich.progress import track
@@ -37,18 +39,51 @@ def _parser() -> argparse.ArgumentParser:
         description="Verify binding graphs: dimensional admissibility, exact values, answers or typed refusals.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    lanes = sub.add_parser("lanes", help="run the bundled eval lanes (the main job)", description="Run every bundled eval lane and print the score table; exit 1 on any wrong or error.")
-    lanes.add_argument("--lane", action="append", metavar="NAME", help="run only this lane (repeatable): graphs, relational, bad_inputs, crosscheck")
+    lanes = sub.add_parser(
+        "lanes",
+        help="run the bundled eval lanes (the main job)",
+        description="Run every bundled eval lane and print the score table; exit 1 on any wrong or error.",
+    )
+    lanes.add_argument(
+        "--lane",
+        action="append",
+        metavar="NAME",
+        help="run only this lane (repeatable): graphs, relational, bad_inputs, crosscheck",
+    )
     lanes.add_argument("--json", action="store_true", help="print the results as JSON")
-    lanes.add_argument("--verbose", "-v", action="store_true", help="also list every case that is not correct or refused as expected")
-    check = sub.add_parser("check", help="verify every graph in a JSON, JSONL or canonical-text file", description="Verify every record of FILE (JSON object or list, JSONL, or canonical S/F/E/U text); one line per equation and per answer. Exit 1 if anything was refused.")
+    lanes.add_argument(
+        "--verbose", "-v", action="store_true", help="also list every case that is not correct or refused as expected"
+    )
+    check = sub.add_parser(
+        "check",
+        help="verify every graph in a JSON, JSONL or canonical-text file",
+        description="Verify every record of FILE (JSON object or list, JSONL, or canonical S/F/E/U text); one line per equation and per answer. Exit 1 if anything was refused.",
+    )
     check.add_argument("file", metavar="FILE")
-    check.add_argument("--format", choices=["math_graph", "relational", "binding_graph", "canonical_text"], help="the records' format (default: detected per record)")
+    check.add_argument(
+        "--format",
+        choices=["math_graph", "relational", "binding_graph", "canonical_text"],
+        help="the records' format (default: detected per record)",
+    )
     check.add_argument("--json", action="store_true", help="print reports as JSON lines")
-    check.add_argument("--count-noun", action="append", default=[], metavar="SURFACE=LEMMA", help="declare a count noun, e.g. apples=apple (repeatable)")
+    check.add_argument(
+        "--count-noun",
+        action="append",
+        default=[],
+        metavar="SURFACE=LEMMA",
+        help="declare a count noun, e.g. apples=apple (repeatable)",
+    )
     check.add_argument("--convention", metavar="UNIT=AMOUNT", help="declare a calendar convention, e.g. 'year=365 day'")
-    check.add_argument("--policy", choices=["count_exact", "integer"], help="division policy (default: integer for relational records, else count_exact)")
-    cross = sub.add_parser("crosscheck", help="compare another implementation's verdicts with ours", description="Cross-check FILE (the upstream adapter corpus, equation-verdict records, or canonical text) pair by pair; exit 1 if any pair is unclassified.")
+    check.add_argument(
+        "--policy",
+        choices=["count_exact", "integer"],
+        help="division policy (default: integer for relational records, else count_exact)",
+    )
+    cross = sub.add_parser(
+        "crosscheck",
+        help="compare another implementation's verdicts with ours",
+        description="Cross-check FILE (the upstream adapter corpus, equation-verdict records, or canonical text) pair by pair; exit 1 if any pair is unclassified.",
+    )
     cross.add_argument("file", metavar="FILE")
     cross.add_argument("--json", action="store_true", help="print the report as JSON")
     cross.add_argument("--examples", type=int, default=2, metavar="N", help="examples shown per category (default 2)")
@@ -125,7 +160,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     vocab = _vocab(args)
     records = list(_records(Path(args.file)))
     refused = False
-    for label, record in _progress(records, len(records), "check"):  # type: ignore[misc]
+    for label, record in _progress(records, len(records), "check"):
         try:
             if isinstance(record, UnitRefusal):
                 raise record
@@ -134,14 +169,26 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
             refused = True
             if args.json:
-                out.write(json.dumps({"record": label, "refusal": {"reason": exc.reason, "detail": str(exc)}}, ensure_ascii=False) + "\n")
+                out.write(
+                    json.dumps(
+                        {"record": label, "refusal": {"reason": exc.reason, "detail": str(exc)}}, ensure_ascii=False
+                    )
+                    + "\n"
+                )
             else:
                 out.write(f"{label}: refused {exc}\n")
             continue
         if any(not isinstance(a, Answer) for a in report.answers.values()) or report.refusals:
             refused = True
         if args.json:
-            out.write(json.dumps({"record": label, "id": bound.case_id, "format": bound.format, "report": report.to_json()}, sort_keys=True, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {"record": label, "id": bound.case_id, "format": bound.format, "report": report.to_json()},
+                    sort_keys=True,
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
         else:
             name = f" ({bound.case_id})" if bound.case_id else ""
             out.write(f"{label}{name} [{bound.format}]\n")

@@ -71,8 +71,14 @@ class CrosscheckPair:
 
     def to_json(self) -> dict[str, str]:
         """A flat row (usable to build a DataFrame)."""
-        return {"case_id": self.case_id, "lhs_symbol_id": self.lhs_symbol_id, "ours": self.ours,
-                "theirs": self.theirs, "category": self.category, "detail": self.detail}
+        return {
+            "case_id": self.case_id,
+            "lhs_symbol_id": self.lhs_symbol_id,
+            "ours": self.ours,
+            "theirs": self.theirs,
+            "category": self.category,
+            "detail": self.detail,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +117,9 @@ class CrosscheckReport:
         """Counts (non-zero), the first examples of each category, and every pair."""
         return {
             "counts": {k: v for k, v in self.counts.items() if v},
-            "examples": {k: [p.to_json() for p in self.examples(k)] for k, v in self.counts.items() if v and k != "agree"},
+            "examples": {
+                k: [p.to_json() for p in self.examples(k)] for k, v in self.counts.items() if v and k != "agree"
+            },
             "pairs": self.rows(),
         }
 
@@ -183,7 +191,7 @@ class _Classifier:
         return [u for u in out if u]
 
     def lemmas(self, units: list[str]) -> list[object]:
-        refs = []
+        refs: list[object] = []
         for unit in units:
             try:
                 refs.append(self.vocab.resolve(unit))
@@ -211,7 +219,10 @@ class _Classifier:
         if their_deps is not None and tuple(sorted(their_deps)) != tuple(sorted(equation.dependencies)):
             category = self.wiring(equation, their_deps, symbols)
             if category:
-                return category, f"ours reads [{', '.join(sorted(equation.dependencies))}], theirs [{', '.join(their_deps)}]"
+                return (
+                    category,
+                    f"ours reads [{', '.join(sorted(equation.dependencies))}], theirs [{', '.join(their_deps)}]",
+                )
         their_head, their_factors = _split_factors(theirs)
         if their_head == ours:
             if their_factors is not None and ours_verdict.proof is not None:
@@ -229,9 +240,15 @@ class _Classifier:
         if ours_verdict.refusal is not None and theirs_admitted:
             return self.stricter(ours_verdict.refusal.reason, kind, refs, units)
         if ours_verdict.proof is not None and theirs_admitted:
-            if kind in ("multiply", "divide") and "dimensionless" in ours and their_head.split("->")[-1].strip() != ours.split("->")[-1].strip():
+            if (
+                kind in ("multiply", "divide")
+                and "dimensionless" in ours
+                and their_head.split("->")[-1].strip() != ours.split("->")[-1].strip()
+            ):
                 return "scalar_as_unit_bearing", "ours counts the scalar dimensionless"
-            if kind in ("multiply", "divide") and any(s.endswith(("__multiplicand", "__divisor")) for s in equation.dependencies):
+            if kind in ("multiply", "divide") and any(
+                s.endswith(("__multiplicand", "__divisor")) for s in equation.dependencies
+            ):
                 return "scalar_as_unit_bearing", "ours counts the scalar dimensionless"
             if kind == "compare_multiplicative" and their_head.endswith("-> dimensionless"):
                 return "multiplicative_comparison_dimensionless", ""
@@ -249,7 +266,11 @@ class _Classifier:
         lhs = symbols.get(equation.lhs_symbol_id)
         owner = lhs.entity if lhs is not None else None
         extra = theirs - ours
-        if kind == "transfer" and extra and all(symbols.get(d) is not None and symbols[d].entity != owner for d in extra):
+        if (
+            kind == "transfer"
+            and extra
+            and all(symbols.get(d) is not None and symbols[d].entity != owner for d in extra)
+        ):
             return "transfer_target_as_dependency"
         if any(d.endswith("_t0") for d in extra) and any(not d.endswith("_t0") for d in ours - theirs):
             return "wires_initial_state"
@@ -274,7 +295,11 @@ class _Classifier:
             if any("money" in a for a in axes):
                 return "admits_incommensurable_currencies", detail
             conv = self.vocab.lexicon.conversions
-            if any(lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(self.vocab, lem) for lem in lemmas if isinstance(lem, str)):
+            if any(
+                lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(self.vocab, lem)
+                for lem in lemmas
+                if isinstance(lem, str)
+            ):
                 return "admits_container_as_items", detail
             if axes == {"count"}:
                 return "merges_count_kinds", detail
@@ -324,7 +349,9 @@ def crosscheck(
 
         graph, recorded = parse_canonical_text(subject)
         outcomes = {k: v.outcome for k, v in recorded.items()}
-        return CrosscheckReport.from_pairs(_pairs(graph, outcomes, voc, case_id, {k: v.dependencies for k, v in recorded.items()}))
+        return CrosscheckReport.from_pairs(
+            _pairs(graph, outcomes, voc, case_id, {k: v.dependencies for k, v in recorded.items()})
+        )
     if not isinstance(subject, BindingGraph):
         raise TypeError(f"crosscheck takes canonical text or a BindingGraph, found {type(subject).__name__}")
     if theirs is None:
@@ -335,8 +362,10 @@ def crosscheck(
         for eq in subject.equations:
             try:
                 result = theirs(eq, symbols)
-                outcomes[eq.lhs_symbol_id] = result if isinstance(result, str) else f"crash: returned {type(result).__name__}"
-            except Exception as exc:  # noqa: BLE001 - the other side's crash is data here
+                outcomes[eq.lhs_symbol_id] = (
+                    result if isinstance(result, str) else f"crash: returned {type(result).__name__}"
+                )
+            except Exception as exc:
                 outcomes[eq.lhs_symbol_id] = f"crash: {type(exc).__name__}: {exc}"
         return CrosscheckReport.from_pairs(_pairs(subject, outcomes, voc, case_id, None))
     return CrosscheckReport.from_pairs(_pairs(subject, dict(theirs), voc, case_id, None))
@@ -395,7 +424,9 @@ def compare_bindings(
         verdict = check_equation(eq, symbols, voc)
         rec = recorded.get(eq.lhs_symbol_id)
         other = rec.outcome if rec is not None else "<absent>"
-        category, detail = classifier.classify(verdict, other, eq, symbols, rec.dependencies if rec is not None else None)
+        category, detail = classifier.classify(
+            verdict, other, eq, symbols, rec.dependencies if rec is not None else None
+        )
         pairs.append(CrosscheckPair(case_id, eq.lhs_symbol_id, outcome(verdict), other, category, detail))
     ours_ids = {eq.lhs_symbol_id for eq in ours.equations}
     for lhs, rec in recorded.items():
@@ -445,16 +476,38 @@ def crosscheck_file(path: str | Path, *, vocab: UnitVocabulary | None = None) ->
                 equation, symbols, theirs = equation_from_record(record)
                 verdict = check_equation(equation, symbols, voc)
                 category, detail = classifier.classify(verdict, theirs, equation, symbols)
-                pairs.append(CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail))
+                pairs.append(
+                    CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail)
+                )
             elif "graph" in record and ("hand_rolled_canonical" in record or "hand_rolled_error" in record):
                 ours = bind_math_problem_graph(graph_from_dict(record["graph"]), voc)
-                pairs.extend(compare_bindings(ours, record.get("hand_rolled_canonical"), their_error=record.get("hand_rolled_error"), vocab=voc, case_id=case_id))
+                pairs.extend(
+                    compare_bindings(
+                        ours,
+                        record.get("hand_rolled_canonical"),
+                        their_error=record.get("hand_rolled_error"),
+                        vocab=voc,
+                        case_id=case_id,
+                    )
+                )
             else:
-                raise MathGraphError("malformed_input", "not an upstream corpus record (needs hand_rolled or hand_rolled_canonical)", "record")
+                raise MathGraphError(
+                    "malformed_input",
+                    "not an upstream corpus record (needs hand_rolled or hand_rolled_canonical)",
+                    "record",
+                )
         except MathGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, f"{file}:{number}: {exc.path}") from None
     return CrosscheckReport.from_pairs(pairs)
 
 
-__all__ = ["CATEGORIES", "CrosscheckPair", "CrosscheckReport", "crosscheck", "crosscheck_file", "detailed_outcome", "outcome"]
+__all__ = [
+    "CATEGORIES",
+    "CrosscheckPair",
+    "CrosscheckReport",
+    "crosscheck",
+    "crosscheck_file",
+    "detailed_outcome",
+    "outcome",
+]
 _ = json

@@ -14,9 +14,10 @@ units beyond carrying unit surfaces as strings.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
 
 import sympy
 
@@ -24,6 +25,8 @@ from units._numbers import format_exact, parse_exact
 from units.errors import UnitRefusal
 from verifier._expr import check_expression, free_names, is_identifier, parse_expression, print_expression
 from verifier.errors import BindingGraphError
+
+_T = TypeVar("_T")
 
 SEMANTIC_ROLES: Final[frozenset[str]] = frozenset(
     {"entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"}
@@ -34,8 +37,16 @@ ADMISSIBILITY_STATUSES: Final[frozenset[str]] = frozenset({"admitted", "pending"
 QUESTION_FORMS: Final[frozenset[str]] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
 STATE_INDEX_LABELS: Final[frozenset[str]] = frozenset({"initial", "terminal"})
 OPERATION_KINDS: Final[tuple[str, ...]] = (
-    "add", "subtract", "transfer", "multiply", "divide", "apply_rate",
-    "compare_additive", "compare_multiplicative", "unit_partition", "fraction_portion",
+    "add",
+    "subtract",
+    "transfer",
+    "multiply",
+    "divide",
+    "apply_rate",
+    "compare_additive",
+    "compare_multiplicative",
+    "unit_partition",
+    "fraction_portion",
 )
 """The ten operation kinds (ADR-0115, SPEC §4)."""
 
@@ -47,7 +58,9 @@ MAX_GRAPH_ITEMS: Final[int] = 5000
 """Most symbols (and most equations) one graph may hold (``input_too_large`` beyond)."""
 
 _SOURCE_ID: Final = re.compile(r"[A-Za-z0-9_.:/\-]+")
-_PREDICATE: Final = re.compile(r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*) (?P<op>>=|<=|==|!=|>|<) (?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?)|integer\((?P<isym>[A-Za-z_][A-Za-z0-9_]*)\)")
+_PREDICATE: Final = re.compile(
+    r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*) (?P<op>>=|<=|==|!=|>|<) (?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?)|integer\((?P<isym>[A-Za-z_][A-Za-z0-9_]*)\)"
+)
 
 
 def _fail(detail: str, path: str, reason: str = "malformed_input") -> BindingGraphError:
@@ -151,7 +164,10 @@ class SymbolBinding:
         _ident(self.symbol_id, "symbol.symbol_id")
         _text(self.name, f"symbols[{self.symbol_id}].name")
         if not isinstance(self.semantic_role, str) or self.semantic_role not in SEMANTIC_ROLES:
-            raise _fail(f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {self.semantic_role!r:.40}", f"symbols[{self.symbol_id}].semantic_role")
+            raise _fail(
+                f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {self.semantic_role!r:.40}",
+                f"symbols[{self.symbol_id}].semantic_role",
+            )
         if not isinstance(self.source_span, SourceSpanLink):
             raise _fail("source_span must be a SourceSpanLink", f"symbols[{self.symbol_id}].source_span")
         _text(self.introduced_by, f"symbols[{self.symbol_id}].introduced_by")
@@ -161,19 +177,31 @@ class SymbolBinding:
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back."""
         return {
-            "symbol_id": self.symbol_id, "name": self.name, "semantic_role": self.semantic_role,
-            "source_span": self.source_span.to_json(), "introduced_by": self.introduced_by,
-            "entity": self.entity, "unit": self.unit,
+            "symbol_id": self.symbol_id,
+            "name": self.name,
+            "semantic_role": self.semantic_role,
+            "source_span": self.source_span.to_json(),
+            "introduced_by": self.introduced_by,
+            "entity": self.entity,
+            "unit": self.unit,
         }
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "symbol") -> SymbolBinding:
         """Read :meth:`to_json` output, checking every key and type."""
-        obj = _object(data, path, {"symbol_id", "name", "semantic_role", "source_span", "introduced_by"}, {"entity", "unit"})
+        obj = _object(
+            data, path, {"symbol_id", "name", "semantic_role", "source_span", "introduced_by"}, {"entity", "unit"}
+        )
         return _build(
-            cls, path, symbol_id=obj["symbol_id"], name=obj["name"], semantic_role=obj["semantic_role"],
+            cls,
+            path,
+            symbol_id=obj["symbol_id"],
+            name=obj["name"],
+            semantic_role=obj["semantic_role"],
             source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"),
-            introduced_by=obj["introduced_by"], entity=obj.get("entity"), unit=obj.get("unit"),
+            introduced_by=obj["introduced_by"],
+            entity=obj.get("entity"),
+            unit=obj.get("unit"),
         )
 
 
@@ -217,14 +245,25 @@ class BoundFact:
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back."""
-        return {"symbol_id": self.symbol_id, "value": self.value, "unit": self.unit, "source_span": self.source_span.to_json()}
+        return {
+            "symbol_id": self.symbol_id,
+            "value": self.value,
+            "unit": self.unit,
+            "source_span": self.source_span.to_json(),
+        }
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "fact") -> BoundFact:
         """Read :meth:`to_json` output, checking every key and type."""
         obj = _object(data, path, {"symbol_id", "value", "source_span"}, {"unit"})
-        return _build(cls, path, symbol_id=obj["symbol_id"], value=obj["value"], unit=obj.get("unit"),
-                      source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"))
+        return _build(
+            cls,
+            path,
+            symbol_id=obj["symbol_id"],
+            value=obj["value"],
+            unit=obj.get("unit"),
+            source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -281,9 +320,16 @@ class BoundEquation:
         path = f"equations[{lhs_symbol_id}].rhs"
         check_expression(rhs, path=path)
         return cls(
-            lhs_symbol_id=lhs_symbol_id, rhs=rhs, rhs_canonical=print_expression(rhs), dependencies=free_names(rhs),
-            operation_kind=operation_kind, source_span=source_span, literal_unit=literal_unit,
-            unit_proof=unit_proof, admissibility_status=admissibility_status, refusal_reason=refusal_reason,
+            lhs_symbol_id=lhs_symbol_id,
+            rhs=rhs,
+            rhs_canonical=print_expression(rhs),
+            dependencies=free_names(rhs),
+            operation_kind=operation_kind,
+            source_span=source_span,
+            literal_unit=literal_unit,
+            unit_proof=unit_proof,
+            admissibility_status=admissibility_status,
+            refusal_reason=refusal_reason,
         )
 
     def __post_init__(self) -> None:
@@ -291,30 +337,42 @@ class BoundEquation:
         where = f"equations[{self.lhs_symbol_id}]"
         check_expression(self.rhs, path=f"{where}.rhs")
         if not isinstance(self.rhs_canonical, str) or self.rhs_canonical != print_expression(self.rhs):
-            raise _fail("rhs_canonical must be the canonical text of rhs (use BoundEquation.create)", f"{where}.rhs_canonical")
+            raise _fail(
+                "rhs_canonical must be the canonical text of rhs (use BoundEquation.create)", f"{where}.rhs_canonical"
+            )
         if not isinstance(self.dependencies, frozenset) or self.dependencies != free_names(self.rhs):
-            raise _fail("dependencies must equal the free symbols of rhs (use BoundEquation.create)", f"{where}.dependencies")
+            raise _fail(
+                "dependencies must equal the free symbols of rhs (use BoundEquation.create)", f"{where}.dependencies"
+            )
         _ident(self.operation_kind, f"{where}.operation_kind")
         if not isinstance(self.source_span, SourceSpanLink):
             raise _fail("source_span must be a SourceSpanLink", f"{where}.source_span")
         _text(self.literal_unit, f"{where}.literal_unit", optional=True)
         _text(self.unit_proof, f"{where}.unit_proof")
         if not isinstance(self.admissibility_status, str) or self.admissibility_status not in ADMISSIBILITY_STATUSES:
-            raise _fail(f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status")
+            raise _fail(
+                f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status"
+            )
         if self.admissibility_status == "refused":
             _text(self.refusal_reason, f"{where}.refusal_reason")
         elif self.refusal_reason is not None:
             raise _fail("refusal_reason is only set when the status is 'refused'", f"{where}.refusal_reason")
         if self.admissibility_status != "admitted" and self.unit_proof != UNVERIFIED_PROOF:
-            raise _fail(f"a {self.admissibility_status} equation's unit_proof is {UNVERIFIED_PROOF!r}", f"{where}.unit_proof")
+            raise _fail(
+                f"a {self.admissibility_status} equation's unit_proof is {UNVERIFIED_PROOF!r}", f"{where}.unit_proof"
+            )
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data (``rhs`` as its canonical text); :meth:`from_json` reads it back."""
         return {
-            "lhs_symbol_id": self.lhs_symbol_id, "rhs_canonical": self.rhs_canonical,
-            "dependencies": sorted(self.dependencies), "operation_kind": self.operation_kind,
-            "literal_unit": self.literal_unit, "unit_proof": self.unit_proof,
-            "admissibility_status": self.admissibility_status, "refusal_reason": self.refusal_reason,
+            "lhs_symbol_id": self.lhs_symbol_id,
+            "rhs_canonical": self.rhs_canonical,
+            "dependencies": sorted(self.dependencies),
+            "operation_kind": self.operation_kind,
+            "literal_unit": self.literal_unit,
+            "unit_proof": self.unit_proof,
+            "admissibility_status": self.admissibility_status,
+            "refusal_reason": self.refusal_reason,
             "source_span": self.source_span.to_json(),
         }
 
@@ -322,7 +380,9 @@ class BoundEquation:
     def from_json(cls, data: object, /, *, path: str = "equation") -> BoundEquation:
         """Read :meth:`to_json` output, parsing ``rhs_canonical`` with our safe grammar."""
         obj = _object(
-            data, path, {"lhs_symbol_id", "rhs_canonical", "operation_kind", "source_span"},
+            data,
+            path,
+            {"lhs_symbol_id", "rhs_canonical", "operation_kind", "source_span"},
             {"dependencies", "literal_unit", "unit_proof", "admissibility_status", "refusal_reason"},
         )
         rhs = parse_expression(obj["rhs_canonical"], path=f"{path}.rhs_canonical")
@@ -330,10 +390,16 @@ class BoundEquation:
         if deps is not None and (not isinstance(deps, list) or sorted(free_names(rhs)) != deps):
             raise _fail(f"dependencies {deps!r:.80} differ from the symbols of rhs_canonical", f"{path}.dependencies")
         return _build(
-            cls.create, path, lhs_symbol_id=obj["lhs_symbol_id"], rhs=rhs, operation_kind=obj["operation_kind"],
+            cls.create,
+            path,
+            lhs_symbol_id=obj["lhs_symbol_id"],
+            rhs=rhs,
+            operation_kind=obj["operation_kind"],
             source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"),
-            literal_unit=obj.get("literal_unit"), unit_proof=obj.get("unit_proof", UNVERIFIED_PROOF),
-            admissibility_status=obj.get("admissibility_status", "pending"), refusal_reason=obj.get("refusal_reason"),
+            literal_unit=obj.get("literal_unit"),
+            unit_proof=obj.get("unit_proof", UNVERIFIED_PROOF),
+            admissibility_status=obj.get("admissibility_status", "pending"),
+            refusal_reason=obj.get("refusal_reason"),
         )
 
 
@@ -411,17 +477,27 @@ class BoundUnknown:
         where = f"unknowns[{self.symbol_id}]"
         if not isinstance(self.question_span, SourceSpanLink):
             raise _fail("question_span must be a SourceSpanLink", f"{where}.question_span")
-        if not isinstance(self.state_index, OperationIndex) and (not isinstance(self.state_index, str) or self.state_index not in STATE_INDEX_LABELS):
-            raise _fail(f"state_index must be 'initial', 'terminal' or OperationIndex, found {self.state_index!r:.40}", f"{where}.state_index")
+        if not isinstance(self.state_index, OperationIndex) and (
+            not isinstance(self.state_index, str) or self.state_index not in STATE_INDEX_LABELS
+        ):
+            raise _fail(
+                f"state_index must be 'initial', 'terminal' or OperationIndex, found {self.state_index!r:.40}",
+                f"{where}.state_index",
+            )
         if not isinstance(self.question_form, str) or self.question_form not in QUESTION_FORMS:
-            raise _fail(f"question_form must be one of {sorted(QUESTION_FORMS)}, found {self.question_form!r:.40}", f"{where}.question_form")
+            raise _fail(
+                f"question_form must be one of {sorted(QUESTION_FORMS)}, found {self.question_form!r:.40}",
+                f"{where}.question_form",
+            )
         _text(self.expected_unit, f"{where}.expected_unit", optional=True)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back."""
         return {
-            "symbol_id": self.symbol_id, "expected_unit": self.expected_unit,
-            "state_index": state_index_text(self.state_index), "question_form": self.question_form,
+            "symbol_id": self.symbol_id,
+            "expected_unit": self.expected_unit,
+            "state_index": state_index_text(self.state_index),
+            "question_form": self.question_form,
             "question_span": self.question_span.to_json(),
         }
 
@@ -430,8 +506,12 @@ class BoundUnknown:
         """Read :meth:`to_json` output, checking every key and type."""
         obj = _object(data, path, {"symbol_id", "state_index", "question_form", "question_span"}, {"expected_unit"})
         return _build(
-            cls, path, symbol_id=obj["symbol_id"], expected_unit=obj.get("expected_unit"),
-            state_index=parse_state_index(obj["state_index"], f"{path}.state_index"), question_form=obj["question_form"],
+            cls,
+            path,
+            symbol_id=obj["symbol_id"],
+            expected_unit=obj.get("expected_unit"),
+            state_index=parse_state_index(obj["state_index"], f"{path}.state_index"),
+            question_form=obj["question_form"],
             question_span=SourceSpanLink.from_json(obj["question_span"], path=f"{path}.question_span"),
         )
 
@@ -476,8 +556,12 @@ class BoundConstraint:
             return value.denominator == 1
         bound = parse_exact(match["num"])
         return {
-            ">=": value >= bound, "<=": value <= bound, ">": value > bound,
-            "<": value < bound, "==": value == bound, "!=": value != bound,
+            ">=": value >= bound,
+            "<=": value <= bound,
+            ">": value > bound,
+            "<": value < bound,
+            "==": value == bound,
+            "!=": value != bound,
         }[match["op"]]
 
     def to_json(self) -> dict[str, object]:
@@ -488,8 +572,13 @@ class BoundConstraint:
     def from_json(cls, data: object, /, *, path: str = "constraint") -> BoundConstraint:
         """Read :meth:`to_json` output, checking every key and type."""
         obj = _object(data, path, {"symbol_id", "predicate", "source_span"}, set())
-        return _build(cls, path, symbol_id=obj["symbol_id"], predicate=obj["predicate"],
-                      source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"))
+        return _build(
+            cls,
+            path,
+            symbol_id=obj["symbol_id"],
+            predicate=obj["predicate"],
+            source_span=SourceSpanLink.from_json(obj["source_span"], path=f"{path}.source_span"),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -521,8 +610,12 @@ class BindingGraph:
 
     def __post_init__(self) -> None:
         for name, item_type in (
-            ("symbols", SymbolBinding), ("facts", BoundFact), ("equations", BoundEquation),
-            ("unknowns", BoundUnknown), ("constraints", BoundConstraint), ("provenance", SourceSpanLink),
+            ("symbols", SymbolBinding),
+            ("facts", BoundFact),
+            ("equations", BoundEquation),
+            ("unknowns", BoundUnknown),
+            ("constraints", BoundConstraint),
+            ("provenance", SourceSpanLink),
         ):
             items = getattr(self, name)
             if not isinstance(items, tuple):
@@ -550,7 +643,10 @@ class BindingGraph:
         for i, unk in enumerate(self.unknowns):
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
             if isinstance(unk.state_index, OperationIndex) and unk.state_index.index >= len(self.equations):
-                raise _fail(f"operation index {unk.state_index.index} >= {len(self.equations)} equations", f"unknowns[{i}].state_index")
+                raise _fail(
+                    f"operation index {unk.state_index.index} >= {len(self.equations)} equations",
+                    f"unknowns[{i}].state_index",
+                )
         for i, con in enumerate(self.constraints):
             self._known(con.symbol_id, f"constraints[{i}].symbol_id")
         cycle = find_cycle(self.equations)
@@ -579,7 +675,9 @@ class BindingGraph:
                 f"span={sym.source_span.to_canonical_string()} by={sym.introduced_by}"
             )
         for fact in self.facts:
-            lines.append(f"F {fact.symbol_id} = {fact.value} unit={fact.unit} span={fact.source_span.to_canonical_string()}")
+            lines.append(
+                f"F {fact.symbol_id} = {fact.value} unit={fact.unit} span={fact.source_span.to_canonical_string()}"
+            )
         for eq in self.equations:
             lit = f" literal_unit={eq.literal_unit}" if eq.literal_unit is not None else ""
             lines.append(
@@ -619,8 +717,11 @@ class BindingGraph:
         obj = _object(data, "graph", {"symbols"}, {"facts", "equations", "unknowns", "constraints", "provenance"})
         parts: dict[str, tuple[object, ...]] = {}
         for key, reader in (
-            ("symbols", SymbolBinding.from_json), ("facts", BoundFact.from_json), ("equations", BoundEquation.from_json),
-            ("unknowns", BoundUnknown.from_json), ("constraints", BoundConstraint.from_json),
+            ("symbols", SymbolBinding.from_json),
+            ("facts", BoundFact.from_json),
+            ("equations", BoundEquation.from_json),
+            ("unknowns", BoundUnknown.from_json),
+            ("constraints", BoundConstraint.from_json),
             ("provenance", SourceSpanLink.from_json),
         ):
             items = obj.get(key, [])
@@ -628,7 +729,7 @@ class BindingGraph:
                 raise _fail(f"must be a list, found {type(items).__name__}", key)
             if len(items) > MAX_GRAPH_ITEMS:
                 raise _fail(f"more than {MAX_GRAPH_ITEMS} items", key, "input_too_large")
-            parts[key] = tuple(reader(item, path=f"{key}[{i}]") for i, item in enumerate(items))  # type: ignore[operator]
+            parts[key] = tuple(reader(item, path=f"{key}[{i}]") for i, item in enumerate(items))
         return cls(**parts)  # type: ignore[arg-type]
 
 
@@ -645,7 +746,7 @@ def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
             node, i = stack.pop()
             if i == 0:
                 if state.get(node) == 1:
-                    return [*path[path.index(node):], node]
+                    return [*path[path.index(node) :], node]
                 if state.get(node) == 2:
                     continue
                 state[node] = 1
@@ -672,9 +773,9 @@ def _object(data: object, path: str, required: set[str], optional: set[str]) -> 
     return data
 
 
-def _build(factory: object, path: str, **kwargs: object) -> object:
+def _build(factory: Callable[..., _T], path: str, **kwargs: object) -> _T:
     try:
-        return factory(**kwargs)  # type: ignore[operator]
+        return factory(**kwargs)
     except BindingGraphError as exc:
         raise BindingGraphError(exc.reason, exc.detail, f"{path}.{exc.path}" if exc.path else path) from None
     except TypeError as exc:  # a wrong type reaching sympy or a comparison

@@ -106,13 +106,16 @@ def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitV
                     num_kind = _kind(vocab, num) if den else None
                     den_kind = _kind(vocab, den) if den else None
                     if isinstance(rate_kind, tuple) and not den and rate_kind and rate_kind[0] != "<unresolved>":
-                        num_kind = tuple((d, p) for d, p in rate_kind if p > 0)  # type: ignore[misc]
-                        den_kind = tuple((d, -p) for d, p in rate_kind if p < 0)  # type: ignore[misc]
+                        num_kind = tuple((d, p) for d, p in rate_kind if p > 0)
+                        den_kind = tuple((d, -p) for d, p in rate_kind if p < 0)
                     if asked == num_kind:
                         return "total"
                     if asked == den_kind:
                         return "rate"
-        raise QuestionTargetError("apply_rate_unit_mismatch", f"{unknown.expected_unit or binding.unit!r} is neither the rate's numerator nor its denominator")
+        raise QuestionTargetError(
+            "apply_rate_unit_mismatch",
+            f"{unknown.expected_unit or binding.unit!r} is neither the rate's numerator nor its denominator",
+        )
     if kinds <= _COUNT_KINDS:
         return "count"
     raise QuestionTargetError("unmappable_question_form", f"no question form fits operation kinds {sorted(kinds)}")
@@ -128,5 +131,8 @@ def resolve_target(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabu
     binding = graph.symbol(unknown.symbol_id)
     form = infer_question_form(graph, unknown, vocab)
     if form != unknown.question_form:
-        raise QuestionTargetError("unmappable_question_form", f"the unknown records form {unknown.question_form!r} but the graph implies {form!r}")
+        raise QuestionTargetError(
+            "unmappable_question_form",
+            f"the unknown records form {unknown.question_form!r} but the graph implies {form!r}",
+        )
     return QuestionTarget(binding.entity, unknown.expected_unit or binding.unit, unknown.state_index, form)

@@ -36,7 +36,9 @@ quotient integral, with a whole non-zero divisor (the upstream relational oracle
 MAX_VALUE_BITS: Final[int] = 100
 """Largest numerator or denominator bit length of a value (about 30 digits); ``value_out_of_range`` beyond."""
 
-SCALING_KINDS: Final[frozenset[str]] = frozenset({"multiply", "divide", "compare_multiplicative", "unit_partition", "fraction_portion"})
+SCALING_KINDS: Final[frozenset[str]] = frozenset(
+    {"multiply", "divide", "compare_multiplicative", "unit_partition", "fraction_portion"}
+)
 QUOTIENT_KINDS: Final[frozenset[str]] = frozenset({"divide", "unit_partition", "fraction_portion"})
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
 
@@ -77,8 +79,12 @@ class Answer:
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data."""
-        return {"value": str(self.value), "unit": self.unit, "question_form": self.question_form,
-                "state_index": state_index_text(self.state_index)}
+        return {
+            "value": str(self.value),
+            "unit": self.unit,
+            "question_form": self.question_form,
+            "state_index": state_index_text(self.state_index),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +113,16 @@ class TraceStep:
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data."""
-        return {"action": self.action, "target": self.target, "formula": self.formula,
-                "factors": dict(self.factors), "inputs": dict(self.inputs), "value": self.value,
-                "unit": self.unit, "note": self.note}
+        return {
+            "action": self.action,
+            "target": self.target,
+            "formula": self.formula,
+            "factors": dict(self.factors),
+            "inputs": dict(self.inputs),
+            "value": self.value,
+            "unit": self.unit,
+            "note": self.note,
+        }
 
 
 class ReplayError(AssertionError):
@@ -193,7 +206,15 @@ class GraphReport:
         out = []
         for lhs, verdict in self.verdicts.items():
             value = self.values.get(lhs)
-            tail = f" = {value}" if value is not None else (f"; value refused {self.refusals[lhs]}" if lhs in self.refusals and verdict.status == "admitted" else "")
+            tail = (
+                f" = {value}"
+                if value is not None
+                else (
+                    f"; value refused {self.refusals[lhs]}"
+                    if lhs in self.refusals and verdict.status == "admitted"
+                    else ""
+                )
+            )
             out.append(f"{lhs}: {verdict}{tail}")
         for name, answer in self.answers.items():
             out.append(f"answer {name}: {answer}" if isinstance(answer, Answer) else f"answer {name}: refused {answer}")
@@ -204,8 +225,10 @@ class GraphReport:
         answers = "; ".join(
             f"{k} = {a}" if isinstance(a, Answer) else f"{k} refused {a.reason}" for k, a in self.answers.items()
         )
-        return (f"GraphReport({len(self.verdicts)} equations, {admitted} admitted; "
-                f"{len(self.values)} values, {len(self.refusals)} refused; answers: {answers or 'none'})")
+        return (
+            f"GraphReport({len(self.verdicts)} equations, {admitted} admitted; "
+            f"{len(self.values)} values, {len(self.refusals)} refused; answers: {answers or 'none'})"
+        )
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data: verdicts, values, refusals, answers and the trace."""
@@ -214,7 +237,10 @@ class GraphReport:
             "verdicts": {k: v.to_json() for k, v in self.verdicts.items()},
             "values": {k: v.to_json() for k, v in self.values.items()},
             "refusals": {k: r.to_json() for k, r in self.refusals.items()},
-            "answers": {k: ({"answer": a.to_json()} if isinstance(a, Answer) else {"refusal": a.to_json()}) for k, a in self.answers.items()},
+            "answers": {
+                k: ({"answer": a.to_json()} if isinstance(a, Answer) else {"refusal": a.to_json()})
+                for k, a in self.answers.items()
+            },
             "trace": [s.to_json() for s in self.trace],
         }
 
@@ -251,7 +277,9 @@ class _Solver:
             cause = root.detail.split("; cause: ", 1)[1]
         else:
             cause = f"{bad_dep} ({root.reason}: {root.detail})"
-        self.refuse(name, "refused_dependency", f"depends on {bad_dep}; cause: {cause}"[:400], self.roots.get(bad_dep, root))
+        self.refuse(
+            name, "refused_dependency", f"depends on {bad_dep}; cause: {cause}"[:400], self.roots.get(bad_dep, root)
+        )
 
     def root_cause(self, name: str) -> Refusal:
         """What an answer reading the refused ``name`` reports: the root cause, naming the path."""
@@ -280,7 +308,7 @@ class _Solver:
                     self.refuse(dep, "inconsistent", detail)
                     stack.append(dep)
 
-    def declared_unit(self, name: str) -> UnitRef | None | Refusal:
+    def declared_unit(self, name: str) -> UnitRef | Refusal | None:
         unit = self.symbols[name].unit
         if unit is None:
             return None
@@ -366,7 +394,9 @@ class _Solver:
             verdict = self.verdicts[lhs]
             if verdict.proof is None:
                 assert verdict.refusal is not None
-                self.refuse(lhs, verdict.refusal.reason, f"equation {lhs} refused by admissibility: {verdict.refusal.detail}")
+                self.refuse(
+                    lhs, verdict.refusal.reason, f"equation {lhs} refused by admissibility: {verdict.refusal.detail}"
+                )
                 continue
             bad_dep = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
             if bad_dep is not None:
@@ -398,26 +428,40 @@ class _Solver:
             return
         self.values[lhs] = value
         self.units[lhs] = proof.result_ref
-        self.trace.append(TraceStep(
-            "equation", lhs, formula=eq.rhs_canonical,
-            factors=tuple((k, format_exact(v)) for k, v in sorted(factors.items()) if v != 1),
-            inputs=tuple((d, format_exact(self.values[d])) for d in sorted(eq.dependencies)),
-            value=format_exact(value), unit=_unit_text(proof.result_ref), note=eq.operation_kind,
-        ))
+        self.trace.append(
+            TraceStep(
+                "equation",
+                lhs,
+                formula=eq.rhs_canonical,
+                factors=tuple((k, format_exact(v)) for k, v in sorted(factors.items()) if v != 1),
+                inputs=tuple((d, format_exact(self.values[d])) for d in sorted(eq.dependencies)),
+                value=format_exact(value),
+                unit=_unit_text(proof.result_ref),
+                note=eq.operation_kind,
+            )
+        )
 
-    def check_result(self, eq: BoundEquation, proof: UnitProof, value: Fraction, frame: Mapping[str, Fraction]) -> Refusal | None:
+    def check_result(
+        self, eq: BoundEquation, proof: UnitProof, value: Fraction, frame: Mapping[str, Fraction]
+    ) -> Refusal | None:
         kind = eq.operation_kind
         lhs = eq.lhs_symbol_id
-        if kind == "divide" or kind == "unit_partition":
+        if kind in {"divide", "unit_partition"}:
             divisor = next((d for d in sorted(eq.dependencies) if d.endswith(("__divisor", "__chunk"))), None)
             if divisor is not None and frame[divisor] == 0:
                 return Refusal("division_by_zero", f"{lhs}: the divisor {divisor} is zero")
             if self.policy == "integer" and divisor is not None and frame[divisor].denominator != 1:
-                return Refusal("non_exact_division", f"{lhs}: the divisor {divisor} = {format_exact(frame[divisor])} is not whole (integer policy)")
+                return Refusal(
+                    "non_exact_division",
+                    f"{lhs}: the divisor {divisor} = {format_exact(frame[divisor])} is not whole (integer policy)",
+                )
         if kind == "unit_partition" and value.denominator != 1:
             return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
         if self.policy == "integer" and (kind in QUOTIENT_KINDS or _fractional_scaling(eq)) and value.denominator != 1:
-            return Refusal("non_exact_division", f"{lhs} = {format_exact(value)} is not whole (integer policy: every quotient is integral)")
+            return Refusal(
+                "non_exact_division",
+                f"{lhs} = {format_exact(value)} is not whole (integer policy: every quotient is integral)",
+            )
         return self.domain(lhs, value, proof.result_ref, kind)
 
     # ------------------------------------------------------------ linear solve
@@ -427,15 +471,23 @@ class _Solver:
             proof = self.verdicts[eq.lhs_symbol_id].proof
             assert proof is not None
             factors = proof.factors
-            frame_rhs = eq.rhs.xreplace({symbol(d): rational(factors[d]) * symbol(d) for d in eq.dependencies if factors.get(d, 1) != 1})
+            frame_rhs = eq.rhs.xreplace(
+                {symbol(d): rational(factors[d]) * symbol(d) for d in eq.dependencies if factors.get(d, 1) != 1}
+            )
             lit = factors.get("<literal>", Fraction(1))
             if lit != 1:
-                const = eq.rhs.as_coeff_Add()[0] if isinstance(eq.rhs, sympy.Add) else (eq.rhs if isinstance(eq.rhs, sympy.Rational) else sympy.Integer(0))
+                const = (
+                    eq.rhs.as_coeff_Add()[0]
+                    if isinstance(eq.rhs, sympy.Add)
+                    else (eq.rhs if isinstance(eq.rhs, sympy.Rational) else sympy.Integer(0))
+                )
                 frame_rhs = frame_rhs + (rational(lit) - 1) * const
             known = {symbol(k): rational(v) for k, v in self.values.items()}
             expr = (symbol(eq.lhs_symbol_id) - frame_rhs).xreplace(known)
             if expr.has(sympy.S.ComplexInfinity, sympy.S.NaN, sympy.S.Infinity, sympy.S.NegativeInfinity):
-                self.refuse(eq.lhs_symbol_id, "division_by_zero", f"{eq.lhs_symbol_id}: a divisor of {eq.rhs_canonical} is zero")
+                self.refuse(
+                    eq.lhs_symbol_id, "division_by_zero", f"{eq.lhs_symbol_id}: a divisor of {eq.rhs_canonical} is zero"
+                )
                 continue
             exprs.append((eq, expr))
         unknowns = sorted({s for _, e in exprs for s in e.free_symbols}, key=lambda s: s.name)
@@ -444,7 +496,11 @@ class _Solver:
             poly = expr.as_poly(*unknowns) if unknowns else None
             if unknowns and (poly is None or poly.total_degree() > 1):
                 for name in names:
-                    self.refuse(name, "nonlinear", f"{eq.lhs_symbol_id}: what is left after substitution is not linear in {', '.join(names)}")
+                    self.refuse(
+                        name,
+                        "nonlinear",
+                        f"{eq.lhs_symbol_id}: what is left after substitution is not linear in {', '.join(names)}",
+                    )
                 return
         if not unknowns:
             return
@@ -470,10 +526,18 @@ class _Solver:
             else:
                 solved[name] = Fraction(int(expr.p), int(expr.q))
         self.values.update(solved)
-        certificate = "; ".join(sympy.sstr(e, order="lex") for _, e in exprs if not (e.free_symbols - set(map(symbol, solved))))
-        self.trace.append(TraceStep("solve", ",".join(sorted(solved)), formula=certificate,
-                                    inputs=tuple((k, format_exact(v)) for k, v in sorted(solved.items())),
-                                    note=f"exact linear solve, rank {matrix.rank()} of {len(names)} unknowns"))
+        certificate = "; ".join(
+            sympy.sstr(e, order="lex") for _, e in exprs if not (e.free_symbols - set(map(symbol, solved)))
+        )
+        self.trace.append(
+            TraceStep(
+                "solve",
+                ",".join(sorted(solved)),
+                formula=certificate,
+                inputs=tuple((k, format_exact(v)) for k, v in sorted(solved.items())),
+                note=f"exact linear solve, rank {matrix.rank()} of {len(names)} unknowns",
+            )
+        )
         for eq, _ in exprs:
             lhs = eq.lhs_symbol_id
             proof = self.verdicts[lhs].proof
@@ -524,7 +588,7 @@ class _Solver:
         declared = self.declared_unit(name)
         return declared if isinstance(declared, UnitRef) else None
 
-    def state(self, entity: str, asked: UnitRef, index: StateIndex) -> str | None | Refusal:
+    def state(self, entity: str, asked: UnitRef, index: StateIndex) -> str | Refusal | None:
         """The symbol holding ``entity``'s state of ``asked``'s quantity at ``index`` (None: never set)."""
         kind = asked.quantity_kind
         lhs_index = {eq.lhs_symbol_id: i for i, eq in enumerate(self.graph.equations)}
@@ -546,15 +610,21 @@ class _Solver:
             else:
                 initial.append(sym.symbol_id)
         if len(initial) > 1:
-            return Refusal("ambiguous_reference", f"{entity} holds several initial states of one kind: {', '.join(initial)}")
+            return Refusal(
+                "ambiguous_reference", f"{entity} holds several initial states of one kind: {', '.join(initial)}"
+            )
         timeline.sort()
         if index == "initial":
             return initial[0] if initial else None
-        limit = len(self.graph.equations) if index == "terminal" else index.index  # type: ignore[union-attr]
+        limit = len(self.graph.equations) if index == "terminal" else index.index
         last = max((i for i, _ in timeline if i <= limit), default=-1)
         later = [name for i, name in sorted(blind) if last < i <= limit]
         if later:  # a refused equation may have set this state after the last known one: never skip it
-            return self.root_cause(later[-1]) if later[-1] in self.refusals else Refusal("refused_dependency", f"{later[-1]} was refused")
+            return (
+                self.root_cause(later[-1])
+                if later[-1] in self.refusals
+                else Refusal("refused_dependency", f"{later[-1]} was refused")
+            )
         chosen = [name for i, name in timeline if i <= limit]
         if chosen:
             return chosen[-1]
@@ -598,7 +668,9 @@ class _Solver:
             return Refusal(exc.reason, exc.detail)
         if not states:
             who = binding.entity if binding.entity is not None else "no entity"
-            return Refusal("state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}")
+            return Refusal(
+                "state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}"
+            )
         if len(states) > 1 and asked.is_offset:
             return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
         total = Fraction(0)
@@ -619,12 +691,18 @@ class _Solver:
                 converted = value * factor
             total += converted
             parts.append((name, factor))
-        self.trace.append(TraceStep(
-            "answer", unknown_id, formula=" + ".join(name for name, _ in parts),
-            factors=tuple((n, format_exact(f)) for n, f in parts if f != 1),
-            inputs=tuple((n, format_exact(self.values[n])) for n, _ in parts),
-            value=format_exact(total), unit=asked.surface, note=target.question_form,
-        ))
+        self.trace.append(
+            TraceStep(
+                "answer",
+                unknown_id,
+                formula=" + ".join(name for name, _ in parts),
+                factors=tuple((n, format_exact(f)) for n, f in parts if f != 1),
+                inputs=tuple((n, format_exact(self.values[n])) for n, _ in parts),
+                value=format_exact(total),
+                unit=asked.surface,
+                note=target.question_form,
+            )
+        )
         return Answer(rational(total), asked_text, target.question_form, unknown.state_index)
 
 
@@ -659,12 +737,18 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
             ``vocab`` not a UnitVocabulary, or ``policy`` not one of :data:`POLICIES`.
     """
     if not isinstance(graph, BindingGraph):
-        raise BindingGraphError("malformed_input", f"verify takes a BindingGraph, found {type(graph).__name__}", "graph")
+        raise BindingGraphError(
+            "malformed_input", f"verify takes a BindingGraph, found {type(graph).__name__}", "graph"
+        )
     if policy not in POLICIES:
-        raise BindingGraphError("malformed_input", f"policy must be one of {sorted(POLICIES)}, found {policy!r:.40}", "policy")
+        raise BindingGraphError(
+            "malformed_input", f"policy must be one of {sorted(POLICIES)}, found {policy!r:.40}", "policy"
+        )
     voc = vocab if vocab is not None else default_vocabulary()
     if not isinstance(voc, UnitVocabulary):
-        raise BindingGraphError("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab")
+        raise BindingGraphError(
+            "malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab"
+        )
     run = _Solver(graph, voc, policy)
     symbols = run.symbols
     for eq in graph.equations:
@@ -678,12 +762,17 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
     answers = {u.symbol_id: run.answer(u.symbol_id) for u in graph.unknowns}
     values = {
         name: Value(rational(v), _unit_text(run.unit_of(name)) or symbols[name].unit)
-        for name, v in run.values.items() if name not in run.refusals
+        for name, v in run.values.items()
+        if name not in run.refusals
     }
     return GraphReport(
-        verdicts=run.verdicts, values=values, refusals=dict(run.refusals), answers=answers,
-        trace=tuple(run.trace), policy=policy,
+        verdicts=run.verdicts,
+        values=values,
+        refusals=dict(run.refusals),
+        answers=answers,
+        trace=tuple(run.trace),
+        policy=policy,
     )
 
 
-__all__ = ["Answer", "GraphReport", "ReplayError", "TraceStep", "Value", "replay", "verify", "OperationIndex"]
+__all__ = ["Answer", "GraphReport", "OperationIndex", "ReplayError", "TraceStep", "Value", "replay", "verify"]

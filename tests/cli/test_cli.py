@@ -39,8 +39,12 @@ def test_check_prints_one_line_per_equation_and_answer(tmp_path: Path) -> None:
 
 def test_check_jsonl_with_count_nouns_and_refusals(tmp_path: Path) -> None:
     """check on JSONL: an undeclared noun refuses (exit 1); declaring it answers (exit 0)."""
-    graph = {"entities": ["Sam"], "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
-             "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": 3}}], "unknown": {"entity": "Sam", "unit": "apples"}}
+    graph = {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
+        "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": 3}}],
+        "unknown": {"entity": "Sam", "unit": "apples"},
+    }
     path = tmp_path / "g.jsonl"
     path.write_text(json.dumps(graph) + "\n" + json.dumps(graph) + "\n")
     code, text = run(["check", str(path)])
@@ -75,7 +79,9 @@ def test_check_bad_record_is_one_message(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("content", ["", "not json at all {", "\x00\x01"])
-def test_check_bad_file_exit_2_without_traceback(tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_bad_file_exit_2_without_traceback(
+    tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """An empty or unreadable file is exit 2 (empty) or per-record refusals, never a traceback."""
     path = tmp_path / "bad.json"
     path.write_text(content)
@@ -137,6 +143,8 @@ def test_no_command_prints_help() -> None:
 
 def test_python_dash_m_verifier() -> None:
     """python -m verifier runs the same command line."""
-    proc = subprocess.run([sys.executable, "-m", "verifier", "--help"], capture_output=True, text=True, check=False, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "verifier", "--help"], capture_output=True, text=True, check=False, timeout=60
+    )
     assert proc.returncode == 0
     assert "bgverify" in proc.stdout

@@ -95,9 +95,7 @@ def test_dev_count_nouns_are_only_the_unresolved_ones(dev_vocab: UnitVocabulary)
     assert "dollars" not in declared
 
 
-def test_every_dev_graph_round_trips_and_binds(
-    dev_cases: list[dict[str, object]], vocab: UnitVocabulary
-) -> None:
+def test_every_dev_graph_round_trips_and_binds(dev_cases: list[dict[str, object]], vocab: UnitVocabulary) -> None:
     """All 50 dev graphs round-trip through as_json and bind under the strict vocabulary."""
     for case in dev_cases:
         g = graph_from_dict(case["ground_truth_graph"])
@@ -129,15 +127,11 @@ def test_dev_graphs_answer_exactly_with_count_nouns(
     assert tally == Counter(correct=50)
 
 
-def test_dev_graphs_are_correct_or_refused_strictly(
-    dev_cases: list[dict[str, object]], vocab: UnitVocabulary
-) -> None:
+def test_dev_graphs_are_correct_or_refused_strictly(dev_cases: list[dict[str, object]], vocab: UnitVocabulary) -> None:
     """With the strict default vocabulary each dev graph is exactly correct or refused unknown_unit, never wrong."""
     tally: Counter[str] = Counter()
     for case in dev_cases:
-        report = verify(
-            bind_math_problem_graph(graph_from_dict(case["ground_truth_graph"]), vocab), vocab
-        )
+        report = verify(bind_math_problem_graph(graph_from_dict(case["ground_truth_graph"]), vocab), vocab)
         (result,) = report.answers.values()
         if isinstance(result, Answer):
             assert result.value == case["expected_answer"], case["id"]
@@ -164,11 +158,7 @@ def test_relational_cases_answer_their_gold(upstream: Path, vocab: UnitVocabular
         )
         report = verify(bind_relations(case["relations"], query), case_vocab, policy="integer")
         (result,) = report.answers.values()
-        if not (
-            isinstance(result, Answer)
-            and result.value == case["gold"]
-            and result.unit == query["unit"]
-        ):
+        if not (isinstance(result, Answer) and result.value == case["gold"] and result.unit == query["unit"]):
             wrong.append((case["id"], str(result), case["gold"]))
     assert wrong == []
 

@@ -119,9 +119,7 @@ def test_stricter_than_upstream_not_a_unit(vocab: UnitVocabulary, surface: str) 
     assert info.value.reason == "unknown_unit"
 
 
-def test_our_lexicon_covers_every_upstream_surface(
-    vocab: UnitVocabulary, rows: list[dict[str, object]]
-) -> None:
+def test_our_lexicon_covers_every_upstream_surface(vocab: UnitVocabulary, rows: list[dict[str, object]]) -> None:
     """Every upstream surface and lemma is in our lexicon, with the same lemma."""
     ours = {s: e.lemma for s, e in vocab.lexicon.surfaces()}
     for row in rows:
@@ -178,9 +176,7 @@ def test_discrepancy_without_exact_value(upstream_lexicon: Lexicon, src: str, ds
         ("g/cm³", "pound per cubic foot", "14158423296/226796185"),
     ],
 )
-def test_discrepancy_beyond_float_rounding(
-    upstream_lexicon: Lexicon, src: str, dst: str, exact: str
-) -> None:
+def test_discrepancy_beyond_float_rounding(upstream_lexicon: Lexicon, src: str, dst: str, exact: str) -> None:
     """Upstream ratios rounded beyond float precision are reported with the exact value."""
     found = _edges(upstream_lexicon)[(src, dst)]
     assert found.exact == exact  # type: ignore[attr-defined]
@@ -205,9 +201,7 @@ def test_discrepancy_beyond_float_rounding(
         ("cent per hour", "dollar per hour"),
     ],
 )
-def test_exact_edges_not_reported(
-    upstream_lexicon: Lexicon, src: str, dst: str, pack: Path
-) -> None:
+def test_exact_edges_not_reported(upstream_lexicon: Lexicon, src: str, dst: str, pack: Path) -> None:
     """Edges equal to the exact definition up to float rounding are not reported as discrepancies."""
     text = (pack / "conversions.jsonl").read_text(encoding="utf-8")
     assert f'"from": "{src}", "to": "{dst}"' in text  # the edge exists upstream
@@ -227,9 +221,7 @@ def test_discrepancies_name_only_known_reasons(upstream_lexicon: Lexicon) -> Non
     assert all(str(d) for d in upstream_lexicon.discrepancies)
 
 
-def test_vocabulary_from_upstream_pack(
-    pack: Path, vocab: UnitVocabulary, rows: list[dict[str, object]]
-) -> None:
+def test_vocabulary_from_upstream_pack(pack: Path, vocab: UnitVocabulary, rows: list[dict[str, object]]) -> None:
     """UnitVocabulary.from_lexicon(upstream folder) is exact and agrees with the default vocabulary."""
     built = UnitVocabulary.from_lexicon(pack)
     assert built.factor("foot", "inch") == 12

@@ -34,9 +34,7 @@ from adapters import (
 from units import UnitVocabulary, default_vocabulary
 from verifier import BindingGraph, verify
 
-VOCAB: UnitVocabulary = default_vocabulary().with_count_nouns(
-    {"apples": "apple", "sections": "section"}
-)
+VOCAB: UnitVocabulary = default_vocabulary().with_count_nouns({"apples": "apple", "sections": "section"})
 NAMES = ("Sam", "Kim", "Mrs. Lee", "Ann-Marie", "Bo 2")
 UNITS = (
     "apples",
@@ -52,20 +50,14 @@ UNITS = (
 )
 
 positive = st.fractions(min_value=Fraction(1, 8), max_value=20, max_denominator=8)
-amount = st.one_of(
-    st.integers(0, 30).map(Fraction), st.fractions(min_value=0, max_value=30, max_denominator=12)
-)
+amount = st.one_of(st.integers(0, 30).map(Fraction), st.fractions(min_value=0, max_value=30, max_denominator=12))
 
 
 @st.composite
 def math_graphs(draw: st.DrawFn) -> MathProblemGraph:
     """A valid math problem graph using any of the ten operation kinds."""
     entities = tuple(draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=3, unique=True)))
-    keys = draw(
-        st.lists(
-            st.tuples(st.sampled_from(entities), st.sampled_from(UNITS)), unique=True, max_size=4
-        )
-    )
+    keys = draw(st.lists(st.tuples(st.sampled_from(entities), st.sampled_from(UNITS)), unique=True, max_size=4))
     initial = tuple(InitialPossession(e, Quantity(draw(amount), u)) for e, u in keys)
     operations = []
     for _ in range(draw(st.integers(0, 5))):
@@ -89,9 +81,7 @@ def math_graphs(draw: st.DrawFn) -> MathProblemGraph:
             if kind == "transfer":
                 target = draw(st.sampled_from(others))
         elif kind == "apply_rate":
-            operand = Rate(
-                draw(positive), draw(st.sampled_from(UNITS)), draw(st.sampled_from(UNITS))
-            )
+            operand = Rate(draw(positive), draw(st.sampled_from(UNITS)), draw(st.sampled_from(UNITS)))
         elif kind == "compare_additive":
             operand = Comparison(
                 draw(st.sampled_from(others)),
@@ -139,9 +129,7 @@ def test_json_round_trip_is_exact(graph: MathProblemGraph) -> None:
     assert again.canonical_bytes() == graph.canonical_bytes()
     assert (
         graph.canonical_bytes()
-        == json.dumps(
-            graph.as_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        ).encode()
+        == json.dumps(graph.as_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     )
 
 
@@ -156,9 +144,7 @@ def test_binding_is_deterministic(graph: MathProblemGraph) -> None:
     assert isinstance(second, BindingGraph)
     assert first == second
     assert first.to_canonical_string().encode() == second.to_canonical_string().encode()
-    assert json.dumps(first.to_json(), sort_keys=True) == json.dumps(
-        second.to_json(), sort_keys=True
-    )
+    assert json.dumps(first.to_json(), sort_keys=True) == json.dumps(second.to_json(), sort_keys=True)
 
 
 @given(math_graphs())
@@ -173,9 +159,7 @@ def test_bound_graphs_parse_back_and_verify(graph: MathProblemGraph) -> None:
     assert set(recorded) == {e.lhs_symbol_id for e in bound.equations}
     ours = verify(bound, VOCAB)
     theirs = verify(parsed, VOCAB)
-    assert {k: str(v) for k, v in ours.answers.items()} == {
-        k: str(v) for k, v in theirs.answers.items()
-    }
+    assert {k: str(v) for k, v in ours.answers.items()} == {k: str(v) for k, v in theirs.answers.items()}
     json.dumps(ours.to_json())
 
 
@@ -246,9 +230,7 @@ def test_mutated_canonical_lines_only_raise_math_graph_error(
 
 
 @given(math_graphs(), st.data())
-def test_mutated_bound_texts_only_raise_math_graph_error(
-    graph: MathProblemGraph, data: st.DataObject
-) -> None:
+def test_mutated_bound_texts_only_raise_math_graph_error(graph: MathProblemGraph, data: st.DataObject) -> None:
     """Our own canonical texts, mutated on one line, are parsed or refused with MathGraphError only."""
     bound = bind_or_error(graph)
     if isinstance(bound, tuple):
@@ -329,17 +311,13 @@ def test_random_json_only_raises_math_graph_error(data: object) -> None:
 
 
 @given(math_graphs(), st.data())
-def test_mutated_graph_json_only_raises_math_graph_error(
-    graph: MathProblemGraph, data: st.DataObject
-) -> None:
+def test_mutated_graph_json_only_raises_math_graph_error(graph: MathProblemGraph, data: st.DataObject) -> None:
     """A valid graph's JSON with one value replaced is read, bound and verified, or refused with MathGraphError."""
     doc = graph.as_json()
     path: list[object] = []
     node: object = doc
     while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
-        key = data.draw(
-            st.sampled_from(sorted(node) if isinstance(node, dict) else list(range(len(node))))
-        )
+        key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict) else list(range(len(node)))))
         path.append(key)
         node = node[key]  # type: ignore[index]
     if not path:

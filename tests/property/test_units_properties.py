@@ -12,9 +12,7 @@ from hypothesis import strategies as st
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
 
 _VOCAB = default_vocabulary()
-UNIT_SURFACES = tuple(
-    s for s, e in _VOCAB.lexicon.surfaces() if e.role not in ("dimension_name", "connector")
-)
+UNIT_SURFACES = tuple(s for s, e in _VOCAB.lexicon.surfaces() if e.role not in ("dimension_name", "connector"))
 NON_OFFSET = tuple(s for s in UNIT_SURFACES if not _VOCAB.resolve(s).is_offset)
 OFFSET = tuple(s for s in UNIT_SURFACES if _VOCAB.resolve(s).is_offset)
 
@@ -104,9 +102,7 @@ def test_composite_dimension_is_quotient(x: str, y: str) -> None:
 
 
 @given(pairs, pairs)
-def test_composite_factor_is_quotient_of_factors(
-    top: tuple[str, str], bottom: tuple[str, str]
-) -> None:
+def test_composite_factor_is_quotient_of_factors(top: tuple[str, str], bottom: tuple[str, str]) -> None:
     """factor(X1_per_Y1, X2_per_Y2) == factor(X1, X2) / factor(Y1, Y2)."""
     (x1, x2), (y1, y2) = top, bottom
     got = _VOCAB.factor(f"{x1}_per_{y1}", f"{x2}_per_{y2}")
@@ -138,9 +134,7 @@ def test_declared_nouns_never_merge(first: str, second: str) -> None:
 # ------------------------------------------------------------ DimensionVector
 
 exponents = st.tuples(*[st.integers(-4, 4)] * 6)
-_CANONICAL = re.compile(
-    r"dimensionless|(?:1|N(?:\*N)*)(?:/N(?:\*N)*)?".replace("N", r"[a-z]+(?:\^[2-9])?")
-)
+_CANONICAL = re.compile(r"dimensionless|(?:1|N(?:\*N)*)(?:/N(?:\*N)*)?".replace("N", r"[a-z]+(?:\^[2-9])?"))
 
 
 def parse_canonical(text: str) -> tuple[int, ...]:

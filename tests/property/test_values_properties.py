@@ -27,9 +27,7 @@ from verifier import Answer, BindingGraph, Refusal, verify
 
 ENTITIES = ("Ann", "Bo", "Cy")
 NOUNS = ("apples", "marbles")
-VOCAB: UnitVocabulary = default_vocabulary().with_count_nouns(
-    {"apples": "apple", "marbles": "marble"}
-)
+VOCAB: UnitVocabulary = default_vocabulary().with_count_nouns({"apples": "apple", "marbles": "marble"})
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -72,14 +70,8 @@ class Direct:
 def forward_graphs(draw: st.DrawFn) -> dict[str, object]:
     """A math problem graph of small integers: adds, subtracts, multiplies and transfers over 1-3 entities."""
     entities = list(ENTITIES[: draw(st.integers(1, 3))])
-    keys = draw(
-        st.lists(
-            st.tuples(st.sampled_from(entities), st.sampled_from(NOUNS)), unique=True, max_size=4
-        )
-    )
-    initial = [
-        {"entity": e, "quantity": {"unit": n, "value": draw(st.integers(0, 20))}} for e, n in keys
-    ]
+    keys = draw(st.lists(st.tuples(st.sampled_from(entities), st.sampled_from(NOUNS)), unique=True, max_size=4))
+    initial = [{"entity": e, "quantity": {"unit": n, "value": draw(st.integers(0, 20))}} for e, n in keys]
     kinds = ["add", "subtract", "multiply"] + (["transfer"] if len(entities) > 1 else [])
     operations = []
     for _ in range(draw(st.integers(0, 6))):
@@ -161,9 +153,7 @@ def test_verify_agrees_with_direct_computation(data: dict[str, object]) -> None:
 
 
 @given(forward_graphs(), st.randoms(use_true_random=False))
-def test_symbol_and_fact_order_never_changes_an_answer(
-    data: dict[str, object], rnd: object
-) -> None:
+def test_symbol_and_fact_order_never_changes_an_answer(data: dict[str, object], rnd: object) -> None:
     """Rebuilding the binding graph with its symbols and facts permuted gives the same answers."""
     bound = bind(data)
     if not isinstance(bound, BindingGraph):
@@ -186,12 +176,8 @@ def test_symbol_and_fact_order_never_changes_an_answer(
         else:  # a total reports the first refused owner, in the graph's entity order
             assert isinstance(other, Refusal)
             assert other.reason == result.reason or bound.symbol(name).entity is None
-    assert {k: v.magnitude for k, v in ours.values.items()} == {
-        k: v.magnitude for k, v in theirs.values.items()
-    }
-    assert {k: r.reason for k, r in ours.refusals.items()} == {
-        k: r.reason for k, r in theirs.refusals.items()
-    }
+    assert {k: v.magnitude for k, v in ours.values.items()} == {k: v.magnitude for k, v in theirs.values.items()}
+    assert {k: r.reason for k, r in ours.refusals.items()} == {k: r.reason for k, r in theirs.refusals.items()}
 
 
 @given(forward_graphs())

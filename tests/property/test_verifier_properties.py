@@ -144,10 +144,7 @@ def equations_with_symbols(draw: st.DrawFn) -> tuple[BoundEquation, list[SymbolB
     """A random equation over 0-3 dependencies, random units and roles, any kind (or unknown)."""
     kind = draw(st.sampled_from((*OPERATION_KINDS, "frobnicate")))
     ids = draw(st.lists(st.sampled_from(KIND_DEP_IDS), unique=True, max_size=3))
-    symbols = [
-        _binding(i, draw(units_or_junk), draw(st.sampled_from(["quantity", "rate", "ratio"])))
-        for i in ids
-    ]
+    symbols = [_binding(i, draw(units_or_junk), draw(st.sampled_from(["quantity", "rate", "ratio"]))) for i in ids]
     if draw(st.booleans()):
         symbols.append(_binding("r", draw(units_or_junk)))
     deps = [symbol(i) for i in ids]
@@ -158,16 +155,12 @@ def equations_with_symbols(draw: st.DrawFn) -> tuple[BoundEquation, list[SymbolB
         else sympy.Integer(2)
     )
     literal = draw(st.one_of(st.none(), st.sampled_from(UNIT_POOL)))
-    eq = BoundEquation.create(
-        lhs_symbol_id="r", rhs=rhs, operation_kind=kind, source_span=SPAN, literal_unit=literal
-    )
+    eq = BoundEquation.create(lhs_symbol_id="r", rhs=rhs, operation_kind=kind, source_span=SPAN, literal_unit=literal)
     return eq, symbols
 
 
 @given(equations_with_symbols(), st.randoms(use_true_random=False))
-def test_verdict_independent_of_symbol_order(
-    case: tuple[BoundEquation, list[SymbolBinding]], rng: Any
-) -> None:
+def test_verdict_independent_of_symbol_order(case: tuple[BoundEquation, list[SymbolBinding]], rng: Any) -> None:
     """The verdict does not depend on the order of the symbols (list, shuffled list, mapping)."""
     eq, symbols = case
     _clear_cache()
@@ -196,21 +189,15 @@ def test_verdict_independent_of_symbol_order(
     ),
     st.randoms(use_true_random=False),
 )
-def test_verdict_independent_of_dependency_order(
-    kind: str, specs: list[tuple[str, str, str]], rng: Any
-) -> None:
+def test_verdict_independent_of_dependency_order(kind: str, specs: list[tuple[str, str, str]], rng: Any) -> None:
     """Building the rhs from the dependencies in any order gives the same equation and verdict."""
     symbols = [_binding(*spec) for spec in specs]
     order = [symbol(s.symbol_id) for s in symbols]
     shuffled = list(order)
     rng.shuffle(shuffled)
     combine = sympy.Add if kind in ADDITIVE_KINDS else sympy.Mul
-    eq1 = BoundEquation.create(
-        lhs_symbol_id="r", rhs=combine(*order), operation_kind=kind, source_span=SPAN
-    )
-    eq2 = BoundEquation.create(
-        lhs_symbol_id="r", rhs=combine(*shuffled), operation_kind=kind, source_span=SPAN
-    )
+    eq1 = BoundEquation.create(lhs_symbol_id="r", rhs=combine(*order), operation_kind=kind, source_span=SPAN)
+    eq2 = BoundEquation.create(lhs_symbol_id="r", rhs=combine(*shuffled), operation_kind=kind, source_span=SPAN)
     assert eq1 == eq2
     assert eq1.rhs_canonical == eq2.rhs_canonical
     _clear_cache()
@@ -220,14 +207,10 @@ def test_verdict_independent_of_dependency_order(
     assert first.to_json() == second.to_json()
 
 
-@given(
-    st.sampled_from(sorted(ADDITIVE_KINDS)), st.sampled_from(UNIT_POOL), st.sampled_from(UNIT_POOL)
-)
+@given(st.sampled_from(sorted(ADDITIVE_KINDS)), st.sampled_from(UNIT_POOL), st.sampled_from(UNIT_POOL))
 def test_additive_kinds_symmetric(kind: str, unit_a: str, unit_b: str) -> None:
     """Swapping two units keeps status, reason and dimension strings; factors invert exactly."""
-    eq = BoundEquation.create(
-        lhs_symbol_id="r", rhs=symbol("a") + symbol("b"), operation_kind=kind, source_span=SPAN
-    )
+    eq = BoundEquation.create(lhs_symbol_id="r", rhs=symbol("a") + symbol("b"), operation_kind=kind, source_span=SPAN)
     forward = check_equation(eq, [_binding("a", unit_a), _binding("b", unit_b)])
     backward = check_equation(eq, [_binding("a", unit_b), _binding("b", unit_a)])
     assert forward.status == backward.status
@@ -245,9 +228,7 @@ def test_additive_kinds_symmetric(kind: str, unit_a: str, unit_b: str) -> None:
 @given(st.sampled_from(SURFACES), st.sampled_from(SURFACES))
 def test_additive_symmetry_over_the_whole_lexicon(unit_a: str, unit_b: str) -> None:
     """For any two lexicon surfaces, a + b and b + a get the same status and proof string."""
-    eq = BoundEquation.create(
-        lhs_symbol_id="r", rhs=symbol("a") + symbol("b"), operation_kind="add", source_span=SPAN
-    )
+    eq = BoundEquation.create(lhs_symbol_id="r", rhs=symbol("a") + symbol("b"), operation_kind="add", source_span=SPAN)
     forward = check_equation(eq, [_binding("a", unit_a), _binding("b", unit_b)])
     backward = check_equation(eq, [_binding("a", unit_b), _binding("b", unit_a)])
     assert (forward.status, forward.unit_proof) == (backward.status, backward.unit_proof)
@@ -329,11 +310,7 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
         for i in draw(st.lists(st.sampled_from(ids), max_size=4))
     )
     equations = []
-    for position in (
-        draw(st.lists(st.integers(1, len(ids) - 1), unique=True, max_size=4))
-        if len(ids) > 1
-        else []
-    ):
+    for position in draw(st.lists(st.integers(1, len(ids) - 1), unique=True, max_size=4)) if len(ids) > 1 else []:
         earlier = ids[:position]
         deps = draw(st.lists(st.sampled_from(earlier), unique=True, max_size=3))
         terms = [draw(_COEFF) * symbol(d) ** draw(st.sampled_from([1, 1, 2, -1])) for d in deps]
@@ -352,9 +329,7 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
                 literal_unit=draw(_UNIT),
                 admissibility_status=status,
                 unit_proof=draw(_TEXT) if status == "admitted" else "unverified",
-                refusal_reason=draw(st.sampled_from(sorted(REFUSAL_REASONS)))
-                if status == "refused"
-                else None,
+                refusal_reason=draw(st.sampled_from(sorted(REFUSAL_REASONS))) if status == "refused" else None,
             )
         )
     states: list[Any] = ["initial", "terminal", *(OperationIndex(i) for i in range(len(equations)))]
@@ -371,9 +346,7 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
     constraints = tuple(
         BoundConstraint(
             symbol_id=i,
-            predicate=draw(
-                st.sampled_from([f"{i} >= 0", f"integer({i})", f"{i} != 3/2", f"{i} < -2.5"])
-            ),
+            predicate=draw(st.sampled_from([f"{i} >= 0", f"integer({i})", f"{i} != 3/2", f"{i} < -2.5"])),
             source_span=draw(spans()),
         )
         for i in draw(st.lists(st.sampled_from(ids), max_size=2))
@@ -422,9 +395,7 @@ def test_canonical_string_stable(graph: BindingGraph) -> None:
         graph.constraints,
         graph.provenance,
     )
-    assert [line[0] for line in lines] == [
-        tag for tag, items in zip("SFEUCP", parts, strict=True) for _ in items
-    ]
+    assert [line[0] for line in lines] == [tag for tag, items in zip("SFEUCP", parts, strict=True) for _ in items]
 
 
 # ------------------------------------------------------------ hash-seed independence

@@ -240,9 +240,7 @@ def test_arithmetic_forms(
     assert recorded["op_000_result"].rhs_canonical == rhs
     report = verify(graph, vocab)
     verdict = report.verdicts["op_000_result"]
-    if isinstance(
-        value, str
-    ):  # a two-state divide is no SPEC divide form; the value is never guessed
+    if isinstance(value, str):  # a two-state divide is no SPEC divide form; the value is never guessed
         assert verdict.refusal is not None
         assert verdict.refusal.reason == value
         assert "op_000_result" not in report.values
@@ -433,12 +431,8 @@ def test_our_canonical_string_parses_back(index: int) -> None:
             eq.refusal_reason,
         )
         assert rec.dependencies == tuple(sorted(eq.dependencies))
-    ours = json.dumps(
-        {k: (v.to_json()) for k, v in verify(graph, vocab).answers.items()}, sort_keys=True
-    )
-    theirs = json.dumps(
-        {k: (v.to_json()) for k, v in verify(parsed, vocab).answers.items()}, sort_keys=True
-    )
+    ours = json.dumps({k: (v.to_json()) for k, v in verify(graph, vocab).answers.items()}, sort_keys=True)
+    theirs = json.dumps({k: (v.to_json()) for k, v in verify(parsed, vocab).answers.items()}, sort_keys=True)
     assert ours == theirs
     (answer,) = verify(parsed, vocab).answers.values()
     assert isinstance(answer, Answer)
@@ -490,9 +484,7 @@ REFUSALS = [
     ),
     (
         "E rate without a rate dep",
-        eline(
-            "op_000_result", "apply_rate(Sam, 3 dollars/hours)", "apply_rate", "q_sam_dollars_t0"
-        ),
+        eline("op_000_result", "apply_rate(Sam, 3 dollars/hours)", "apply_rate", "q_sam_dollars_t0"),
         "malformed_input",
     ),
     (
@@ -536,9 +528,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("label", "line", "reason"), REFUSALS, ids=[row[0] for row in REFUSALS])
-def test_text_that_does_not_fit_is_refused_naming_the_line(
-    label: str, line: str, reason: str
-) -> None:
+def test_text_that_does_not_fit_is_refused_naming_the_line(label: str, line: str, reason: str) -> None:
     """A line outside the format or the grammar refuses with its reason, naming the line number."""
     text = "\n".join([*HEADER, line])
     with pytest.raises(MathGraphError) as info:

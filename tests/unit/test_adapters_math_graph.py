@@ -123,11 +123,7 @@ SCHEMA_REFUSALS = [
     ),
     (
         "add takes a quantity",
-        graph(
-            operations=[
-                op("Sam", "add", {"value": 1, "numerator_unit": "a", "denominator_unit": "b"})
-            ]
-        ),
+        graph(operations=[op("Sam", "add", {"value": 1, "numerator_unit": "a", "denominator_unit": "b"})]),
         "operations[0].operand",
     ),
     (
@@ -152,9 +148,7 @@ SCHEMA_REFUSALS = [
     ),
     (
         "comparison with nobody",
-        graph(
-            operations=[op("Sam", "compare_multiplicative", {**CMP_MUL, "reference_actor": "Zoe"})]
-        ),
+        graph(operations=[op("Sam", "compare_multiplicative", {**CMP_MUL, "reference_actor": "Zoe"})]),
         "operations[0].operand.reference_actor",
     ),
     (
@@ -164,18 +158,12 @@ SCHEMA_REFUSALS = [
     ),
     (
         "additive comparison without a delta",
-        graph(
-            operations=[
-                op("Sam", "compare_additive", {"reference_actor": "Kim", "direction": "more"})
-            ]
-        ),
+        graph(operations=[op("Sam", "compare_additive", {"reference_actor": "Kim", "direction": "more"})]),
         "operations[0].operand",
     ),
     (
         "multiplicative comparison with a delta",
-        graph(
-            operations=[op("Sam", "compare_multiplicative", {**CMP_MUL, "delta": qty(1, "apples")})]
-        ),
+        graph(operations=[op("Sam", "compare_multiplicative", {**CMP_MUL, "delta": qty(1, "apples")})]),
         "operations[0].operand",
     ),
     (
@@ -216,11 +204,7 @@ SCHEMA_REFUSALS = [
     ),
     (
         "zero chunk",
-        graph(
-            operations=[
-                op("Sam", "unit_partition", {"value": 0, "unit": "feet", "result_unit": "sections"})
-            ]
-        ),
+        graph(operations=[op("Sam", "unit_partition", {"value": 0, "unit": "feet", "result_unit": "sections"})]),
         "operations[0].operand.value",
     ),
     (
@@ -273,9 +257,7 @@ SCHEMA_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("label", "data", "field"), SCHEMA_REFUSALS, ids=[row[0] for row in SCHEMA_REFUSALS]
-)
+@pytest.mark.parametrize(("label", "data", "field"), SCHEMA_REFUSALS, ids=[row[0] for row in SCHEMA_REFUSALS])
 def test_schema_refuses_malformed_graphs(label: str, data: dict[str, object], field: str) -> None:
     """Each malformed graph is refused with malformed_input naming the field."""
     error = refusal_of(data)
@@ -296,9 +278,7 @@ def test_operand_type_is_fixed_by_kind_on_construction() -> None:
     ]
     for kind, operand in wrong:
         with pytest.raises(MathGraphError) as info:
-            MathProblemGraph(
-                ("Sam", "Kim"), (), (Operation("Sam", kind, operand),), Unknown("Sam", "apples")
-            )
+            MathProblemGraph(("Sam", "Kim"), (), (Operation("Sam", kind, operand),), Unknown("Sam", "apples"))
         assert info.value.reason == "malformed_input"
         assert info.value.path == "operations[0].operand"
         assert type(operand).__name__ in info.value.detail
@@ -338,9 +318,7 @@ def test_graph_from_dict_refuses_inexact_numbers(value: object, found: str) -> N
 
 def test_graph_from_dict_refuses_json_exponent_numbers() -> None:
     """A JSON number with an exponent, read exactly, is refused naming the field."""
-    text = json.dumps(graph(operations=[op("Sam", "add", qty(7, "apples"))])).replace(
-        '"value": 7', '"value": 1e5'
-    )
+    text = json.dumps(graph(operations=[op("Sam", "add", qty(7, "apples"))])).replace('"value": 7', '"value": 1e5')
     error = refusal_of(read_json(text))
     assert error.reason == "malformed_input"
     assert error.path == "operations[0].operand.value"
@@ -360,20 +338,12 @@ def test_graph_from_dict_refuses_too_many_digits() -> None:
         ({k: v for k, v in graph().items() if k != "unknown"}, "graph"),
         (
             graph([("Sam", 1, "apples")])
-            | {
-                "initial_state": [
-                    {"entity": "Sam", "quantity": {"unit": "apples", "value": 1, "x": 1}}
-                ]
-            },
+            | {"initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 1, "x": 1}}]},
             "initial_state[0].quantity",
         ),
         (graph() | {"unknown": {"entity": "Sam", "unit": "apples", "when": "later"}}, "unknown"),
         (
-            graph(
-                operations=[
-                    {"actor": "Sam", "kind": "add", "operand": qty(1, "apples"), "note": "x"}
-                ]
-            ),
+            graph(operations=[{"actor": "Sam", "kind": "add", "operand": qty(1, "apples"), "note": "x"}]),
             "operations[0]",
         ),
         (
@@ -406,9 +376,7 @@ def test_graph_from_dict_reads_exact_numbers() -> None:
     assert g.initial_state[0].quantity.value == Fraction(1)
     assert g.initial_state[1].quantity.value == Fraction(7, 2)
     assert g.operations[0].operand == Quantity(Fraction(5, 2), "apples")
-    assert g.as_json()["operations"] == [
-        {"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": "5/2"}}
-    ]
+    assert g.as_json()["operations"] == [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": "5/2"}}]
 
 
 def test_round_trip_and_canonical_bytes() -> None:
@@ -544,9 +512,7 @@ def test_colliding_slugs_stay_distinct(nouns: UnitVocabulary) -> None:
 
 def test_total_unknown_id(nouns: UnitVocabulary) -> None:
     """An unknown with no entity is unknown_total_<unit>, with no entity."""
-    bound = bind_math_problem_graph(
-        graph_from_dict(graph([("Sam", 1, "apples")], unknown=(None, "apples"))), nouns
-    )
+    bound = bind_math_problem_graph(graph_from_dict(graph([("Sam", 1, "apples")], unknown=(None, "apples"))), nouns)
     assert bound.symbols[-1].symbol_id == "unknown_total_apples"
     assert bound.symbols[-1].entity is None
 
@@ -585,9 +551,7 @@ def test_transfer_defines_the_target_state(nouns: UnitVocabulary) -> None:
         op("Kim", "add", qty(2, "apples")),
         op("Sam", "transfer", qty(3, "apples"), target="Kim"),
     ]
-    bound = bind_math_problem_graph(
-        graph_from_dict(graph([("Sam", 5, "apples")], ops, ("Kim", "apples"))), nouns
-    )
+    bound = bind_math_problem_graph(graph_from_dict(graph([("Sam", 5, "apples")], ops, ("Kim", "apples"))), nouns)
     eqs = {e.lhs_symbol_id: e for e in bound.equations}
     assert eqs["op_001_result"].rhs_canonical == "q_sam_apples_t0 - 3"
     assert eqs["op_001_target_result"].rhs_canonical == "op_000_result + 3"
@@ -804,9 +768,7 @@ def test_fraction_portion_keeps_the_rest(nouns: UnitVocabulary) -> None:
 def test_partition_into_yards_of_feet(vocab: UnitVocabulary) -> None:
     """30 feet cut into 2-yard pieces is exactly 5 items (the chunk converts)."""
     ops = [op("Sam", "unit_partition", {"value": 2, "unit": "yards", "result_unit": "items"})]
-    _, result = bound_answer(
-        graph([("Sam", 30, "feet")], ops, ("Sam", "items"), entities=["Sam"]), vocab
-    )
+    _, result = bound_answer(graph([("Sam", 30, "feet")], ops, ("Sam", "items"), entities=["Sam"]), vocab)
     assert result.value == 5
 
 

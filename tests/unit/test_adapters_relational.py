@@ -21,9 +21,7 @@ def nouns() -> UnitVocabulary:
     return default_vocabulary().with_count_nouns({"stickers": "sticker"})
 
 
-def answer_of(
-    bound: BindingGraph, vocab: UnitVocabulary, policy: str = "integer"
-) -> Answer | Refusal:
+def answer_of(bound: BindingGraph, vocab: UnitVocabulary, policy: str = "integer") -> Answer | Refusal:
     """The graph's single answer under the policy (the relational oracle's integer policy by default)."""
     (result,) = verify(bound, vocab, policy).answers.values()
     return result
@@ -157,9 +155,7 @@ def test_chain_and_reverse(nouns: UnitVocabulary) -> None:
         [{"kind": "fact", "entity": "ann", "value": 8}, *chain],
         {"entity": "cy", "unit": "stickers"},
     )
-    assert answer_of(forward, nouns) == Answer(
-        sympy.Integer(11), "stickers", "difference", "terminal"
-    )
+    assert answer_of(forward, nouns) == Answer(sympy.Integer(11), "stickers", "difference", "terminal")
     backward = bind_relations(
         [*chain, {"kind": "fact", "entity": "cy", "value": 11}],
         {"entity": "ann", "unit": "stickers"},
@@ -342,12 +338,8 @@ MALFORMED = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("label", "relations", "reason", "field"), MALFORMED, ids=[row[0] for row in MALFORMED]
-)
-def test_malformed_relations_are_refused(
-    label: str, relations: list[object], reason: str, field: str
-) -> None:
+@pytest.mark.parametrize(("label", "relations", "reason", "field"), MALFORMED, ids=[row[0] for row in MALFORMED])
+def test_malformed_relations_are_refused(label: str, relations: list[object], reason: str, field: str) -> None:
     """A malformed relation is refused with its reason and a path naming the relation (and field)."""
     with pytest.raises(MathGraphError) as info:
         bind_relations(relations, {"entity": "ann", "unit": "stickers"})
@@ -370,9 +362,7 @@ def test_malformed_relations_are_refused(
         ([GOOD], {"entity": "ann", "unit": "stickers"}, ["stickers"], "units"),
     ],
 )
-def test_malformed_query_and_units_are_refused(
-    relations: object, query: object, units: object, field: str
-) -> None:
+def test_malformed_query_and_units_are_refused(relations: object, query: object, units: object, field: str) -> None:
     """A relations value that is not a list, a bad query or an incomplete units map is refused naming it."""
     with pytest.raises(MathGraphError) as info:
         bind_relations(relations, query, units)  # type: ignore[arg-type]

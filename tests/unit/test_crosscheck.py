@@ -16,15 +16,29 @@ from verifier.model import BoundEquation
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 UPSTREAM_EQUATION_COUNTS = {
-    "agree": 27, "admits_incommensurable_currencies": 1, "admits_offset_temperature_arithmetic": 2,
-    "admits_container_as_items": 1, "merges_count_kinds": 1, "admits_unscaled_degree": 1,
-    "admits_calendar_without_convention": 2, "admits_product_of_quantities": 1, "scalar_as_unit_bearing": 1,
-    "multiplicative_comparison_dimensionless": 2, "refuses_lexicon_surface": 5, "unknown_operation_kind": 1,
+    "agree": 27,
+    "admits_incommensurable_currencies": 1,
+    "admits_offset_temperature_arithmetic": 2,
+    "admits_container_as_items": 1,
+    "merges_count_kinds": 1,
+    "admits_unscaled_degree": 1,
+    "admits_calendar_without_convention": 2,
+    "admits_product_of_quantities": 1,
+    "scalar_as_unit_bearing": 1,
+    "multiplicative_comparison_dimensionless": 2,
+    "refuses_lexicon_surface": 5,
+    "unknown_operation_kind": 1,
 }
 UPSTREAM_ADAPTER_COUNTS = {
-    "agree": 43, "admits_offset_temperature_arithmetic": 1, "scalar_as_unit_bearing": 4,
-    "multiplicative_comparison_dimensionless": 2, "refuses_lexicon_surface": 2, "wires_initial_state": 21,
-    "transfer_target_as_dependency": 13, "crashes": 1, "only_ours": 16,
+    "agree": 43,
+    "admits_offset_temperature_arithmetic": 1,
+    "scalar_as_unit_bearing": 4,
+    "multiplicative_comparison_dimensionless": 2,
+    "refuses_lexicon_surface": 2,
+    "wires_initial_state": 21,
+    "transfer_target_as_dependency": 13,
+    "crashes": 1,
+    "only_ours": 16,
 }
 
 
@@ -97,15 +111,33 @@ RECORDS = [json.loads(line) for line in (DATA / "crosscheck_equations.jsonl").re
 
 def _single_graph(record: dict[str, object], lhs: str) -> BindingGraph:
     equation, symbols, _ = equation_from_record({**record, "lhs_symbol_id": lhs})
-    return BindingGraph(symbols=(*symbols.values(), SymbolBinding(
-        symbol_id=lhs, name=lhs, semantic_role="quantity", source_span=next(iter(symbols.values())).source_span,
-        introduced_by="test")), equations=(equation,))
+    return BindingGraph(
+        symbols=(
+            *symbols.values(),
+            SymbolBinding(
+                symbol_id=lhs,
+                name=lhs,
+                semantic_role="quantity",
+                source_span=next(iter(symbols.values())).source_span,
+                introduced_by="test",
+            ),
+        ),
+        equations=(equation,),
+    )
 
 
 def test_broken_callable_admitting_length_plus_mass_is_caught() -> None:
     """A reference that admits everything additive lands length + mass in admits_dimension_mismatch."""
-    record = {"id": "x", "lhs_symbol_id": "r", "operation_kind": "add", "hand_rolled": {"status": "refused", "reason": "unit_mismatch"},
-              "symbols": [{"semantic_role": "quantity", "symbol_id": "a", "unit": "feet"}, {"semantic_role": "quantity", "symbol_id": "b", "unit": "pounds"}]}
+    record = {
+        "id": "x",
+        "lhs_symbol_id": "r",
+        "operation_kind": "add",
+        "hand_rolled": {"status": "refused", "reason": "unit_mismatch"},
+        "symbols": [
+            {"semantic_role": "quantity", "symbol_id": "a", "unit": "feet"},
+            {"semantic_role": "quantity", "symbol_id": "b", "unit": "pounds"},
+        ],
+    }
     graph = _single_graph(record, "total")
 
     def lenient(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
@@ -118,8 +150,16 @@ def test_broken_callable_admitting_length_plus_mass_is_caught() -> None:
 
 def test_broken_callable_ignoring_conversion_factors_is_caught() -> None:
     """A reference whose factors ignore the inch-to-foot conversion lands in ignores_conversion_factor."""
-    record = {"id": "x", "lhs_symbol_id": "r", "operation_kind": "add", "hand_rolled": {"status": "refused", "reason": "unit_mismatch"},
-              "symbols": [{"semantic_role": "quantity", "symbol_id": "a", "unit": "feet"}, {"semantic_role": "quantity", "symbol_id": "b", "unit": "inches"}]}
+    record = {
+        "id": "x",
+        "lhs_symbol_id": "r",
+        "operation_kind": "add",
+        "hand_rolled": {"status": "refused", "reason": "unit_mismatch"},
+        "symbols": [
+            {"semantic_role": "quantity", "symbol_id": "a", "unit": "feet"},
+            {"semantic_role": "quantity", "symbol_id": "b", "unit": "inches"},
+        ],
+    }
     graph = _single_graph(record, "total")
 
     def no_factors(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
@@ -157,7 +197,8 @@ def test_mapping_of_outcomes_and_missing_equations() -> None:
 def test_canonical_text_subject(upstream: Path) -> None:
     """A bare canonical text is re-checked against what it records."""
     line = next(
-        json.loads(raw) for raw in (upstream / "hand_rolled" / "adapter_canonical.jsonl").read_text().splitlines()
+        json.loads(raw)
+        for raw in (upstream / "hand_rolled" / "adapter_canonical.jsonl").read_text().splitlines()
         if json.loads(raw)["id"] == "probe-add-celsius"
     )
     report = crosscheck(line["hand_rolled_canonical"], case_id="probe-add-celsius")

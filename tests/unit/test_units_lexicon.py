@@ -59,9 +59,7 @@ def unit_refusal(path: object, conversions: object = None) -> UnitRefusal:
 # ------------------------------------------------------------ our embedded files
 
 
-@pytest.mark.parametrize(
-    "path", [DATA / LEXICON_FILE, DATA, str(DATA / LEXICON_FILE)], ids=["file", "folder", "str"]
-)
+@pytest.mark.parametrize("path", [DATA / LEXICON_FILE, DATA, str(DATA / LEXICON_FILE)], ids=["file", "folder", "str"])
 def test_embedded_files_load_by_path(path: object) -> None:
     """Our shipped lexicon loads by file, folder or str path, identical to the embedded load."""
     embedded = load_embedded()
@@ -132,9 +130,7 @@ def test_minimal_lexicon_uses_embedded_definitions(tmp_path: Path) -> None:
 
 def test_blank_lines_are_skipped(tmp_path: Path) -> None:
     """Blank lines between rows are not errors."""
-    lexicon = load_lexicon(
-        write(tmp_path / "lex.jsonl", ["", FOOT, "   ", row(entry_id="t-002", surface="feet")])
-    )
+    lexicon = load_lexicon(write(tmp_path / "lex.jsonl", ["", FOOT, "   ", row(entry_id="t-002", surface="feet")]))
     assert [e.surface for e in lexicon.entries] == ["foot", "feet"]
 
 
@@ -329,9 +325,7 @@ def test_non_string_or_empty_conversions_path_refused(tmp_path: Path, conversion
     ],
     ids=lambda v: repr(v)[:40],
 )
-def test_bad_conversion_row_refused(
-    tmp_path: Path, bad: dict[str, object], subject: object
-) -> None:
+def test_bad_conversion_row_refused(tmp_path: Path, bad: dict[str, object], subject: object) -> None:
     """A bad exact-definition row raises LexiconError naming the offending text."""
     base = {"lemma": "meter", "base_dimension": "length", "axis": "length"}
     lexicon = write(tmp_path / "lex.jsonl", [FOOT])
@@ -353,9 +347,7 @@ def test_definition_cycle_refused(tmp_path: Path) -> None:
 
 def test_own_conversions_file_is_used(tmp_path: Path) -> None:
     """A conversions file in our layout replaces the embedded definitions."""
-    lexicon = write(
-        tmp_path / "lex.jsonl", [FOOT, row(entry_id="t-2", surface="inch", lemma="inch")]
-    )
+    lexicon = write(tmp_path / "lex.jsonl", [FOOT, row(entry_id="t-2", surface="inch", lemma="inch")])
     conversions = write(
         tmp_path / "conv.jsonl",
         [
@@ -382,9 +374,7 @@ def upstream_pack(folder: Path, edges: list[object]) -> Path:
 
 def edge(src: str, dst: str, ratio: str, n: int = 1) -> str:
     """One upstream edge line with the ratio written verbatim as a JSON number."""
-    return (
-        f'{{"edge_id": "e-{n}", "from": "{src}", "to": "{dst}", "ratio": {ratio}, "offset": 0.0}}'
-    )
+    return f'{{"edge_id": "e-{n}", "from": "{src}", "to": "{dst}", "ratio": {ratio}, "offset": 0.0}}'
 
 
 def test_upstream_float_edges_are_snapped_not_used(tmp_path: Path) -> None:
@@ -404,9 +394,7 @@ def test_upstream_float_edges_are_snapped_not_used(tmp_path: Path) -> None:
 
 def test_upstream_edge_beyond_rounding_is_reported(tmp_path: Path) -> None:
     """An upstream ratio off by more than float rounding is reported with both values."""
-    pack = upstream_pack(
-        tmp_path / "pack", [edge("foot", "inch", "12.000001"), edge("foot", "furlong", "0.0015", 2)]
-    )
+    pack = upstream_pack(tmp_path / "pack", [edge("foot", "inch", "12.000001"), edge("foot", "furlong", "0.0015", 2)])
     first, second = load_lexicon(pack).discrepancies
     assert (first.edge_id, first.from_unit, first.to_unit, first.upstream, first.exact) == (
         "e-1",
@@ -432,9 +420,7 @@ def test_upstream_edge_beyond_rounding_is_reported(tmp_path: Path) -> None:
         ("1" * 60, "input_too_large"),
     ],
 )
-def test_upstream_edge_with_unreadable_ratio_refused(
-    tmp_path: Path, ratio: str, reason: str
-) -> None:
+def test_upstream_edge_with_unreadable_ratio_refused(tmp_path: Path, ratio: str, reason: str) -> None:
     """An edge ratio that is not a bounded JSON number is refused, naming the line."""
     pack = upstream_pack(tmp_path / "pack", [edge("foot", "inch", ratio)])
     error = lexicon_error(pack)

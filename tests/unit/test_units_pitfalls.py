@@ -118,11 +118,7 @@ def test_lone_symbols_still_resolve(vocab: UnitVocabulary) -> None:
 
 def test_every_factor_is_a_fraction(vocab: UnitVocabulary) -> None:
     """Every factor between commensurable lexicon surfaces is a Fraction, and every scale is exact."""
-    refs = [
-        vocab.resolve(s)
-        for s, e in vocab.lexicon.surfaces()
-        if e.role not in ("dimension_name", "connector")
-    ]
+    refs = [vocab.resolve(s) for s, e in vocab.lexicon.surfaces() if e.role not in ("dimension_name", "connector")]
     by_kind: dict[tuple[tuple[str, int], ...], list[str]] = {}
     for ref in refs:
         assert type(ref.scale) is Fraction, ref.surface
@@ -257,10 +253,7 @@ def test_refusals_for_squared_and_cubed_units_print(vocab: UnitVocabulary, a: st
 def test_same_dimension_refusal_names_both_lemmas(vocab: UnitVocabulary) -> None:
     """When the six-axis vectors agree, the message names both lemmas (rendered from our table)."""
     error = refusal(vocab.factor, "dollars_per_square_foot", "euros_per_square_foot")
-    assert (
-        "dollar_per_square_foot and euro_per_square_foot are different quantity kinds"
-        in error.detail
-    )
+    assert "dollar_per_square_foot and euro_per_square_foot are different quantity kinds" in error.detail
 
 
 def test_every_resolution_renders(vocab: UnitVocabulary) -> None:
@@ -316,9 +309,7 @@ def test_ordinary_words_are_not_renamed(vocab: UnitVocabulary, surface: str, lem
     assert vocab.resolve(surface).lemma == lemma
 
 
-@pytest.mark.parametrize(
-    "surface", ["E", "I", "N", "pi", "oo", "__import__('os')", "exp(1)", "m*m", "m**2"]
-)
+@pytest.mark.parametrize("surface", ["E", "I", "N", "pi", "oo", "__import__('os')", "exp(1)", "m*m", "m**2"])
 def test_expression_text_is_not_evaluated(vocab: UnitVocabulary, surface: str) -> None:
     """Constants and expressions are not evaluated: they are unknown units."""
     assert refusal(vocab.resolve, surface).reason == "unknown_unit"
@@ -352,9 +343,7 @@ HANG_INPUTS = [
     HANG_INPUTS,
     ids=lambda v: getattr(v, "__name__", None) or repr(v)[:30],
 )
-def test_inputs_that_can_hang_are_refused_quickly(
-    call: object, args: tuple[object, ...], reason: str
-) -> None:
+def test_inputs_that_can_hang_are_refused_quickly(call: object, args: tuple[object, ...], reason: str) -> None:
     """Huge digit strings, huge exponents and nested input are refused before any arithmetic."""
     start = time.perf_counter()
     assert refusal(call, *args).reason == reason
@@ -381,9 +370,7 @@ def test_huge_int_refused_quickly() -> None:
     ],
     ids=["exp", "digits", "power-tower", "unit-expression", "long-unit"],
 )
-def test_convert_refuses_hanging_inputs_quickly(
-    vocab: UnitVocabulary, magnitude: str, unit: str, reason: str
-) -> None:
+def test_convert_refuses_hanging_inputs_quickly(vocab: UnitVocabulary, magnitude: str, unit: str, reason: str) -> None:
     """convert() caps digits, exponents and unit length before touching the registry."""
     start = time.perf_counter()
     assert refusal(vocab.convert, magnitude, unit, "inch").reason == reason
@@ -393,10 +380,7 @@ def test_convert_refuses_hanging_inputs_quickly(
 def test_convention_amount_cannot_hang(vocab: UnitVocabulary) -> None:
     """A convention amount is read by the same capped grammar."""
     assert refusal(vocab.with_conventions, {"year": "9**9**9 day"}).reason == "malformed_input"
-    assert (
-        refusal(vocab.with_conventions, {"year": "9" * 100_000 + " day"}).reason
-        == "input_too_large"
-    )
+    assert refusal(vocab.with_conventions, {"year": "9" * 100_000 + " day"}).reason == "input_too_large"
 
 
 # ------------------------------------------------------------ other libraries' symbols
@@ -412,9 +396,7 @@ def test_convention_amount_cannot_hang(vocab: UnitVocabulary) -> None:
         ("min", "minute", "time"),
     ],
 )
-def test_symbols_are_ours_not_other_libraries(
-    vocab: UnitVocabulary, surface: str, lemma: str, canonical: str
-) -> None:
+def test_symbols_are_ours_not_other_libraries(vocab: UnitVocabulary, surface: str, lemma: str, canonical: str) -> None:
     """Symbols are ours: t short ton (not tonne), T tonne (not tesla), c cup, degree a temperature."""
     ref = vocab.resolve(surface)
     assert (ref.lemma, ref.dimension.to_canonical_string()) == (lemma, canonical)

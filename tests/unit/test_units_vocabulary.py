@@ -147,9 +147,7 @@ EXACT_FACTORS = [
 
 
 @pytest.mark.parametrize(("src", "dst", "expected"), EXACT_FACTORS)
-def test_factor_is_the_exact_public_definition(
-    vocab: UnitVocabulary, src: str, dst: str, expected: Fraction
-) -> None:
+def test_factor_is_the_exact_public_definition(vocab: UnitVocabulary, src: str, dst: str, expected: Fraction) -> None:
     """factor() returns the exact Fraction of the public definition, never a rounded value."""
     got = vocab.factor(src, dst)
     assert type(got) is Fraction
@@ -157,9 +155,7 @@ def test_factor_is_the_exact_public_definition(
 
 
 @pytest.mark.parametrize(("src", "dst", "expected"), EXACT_FACTORS)
-def test_factor_inverse_is_exact(
-    vocab: UnitVocabulary, src: str, dst: str, expected: Fraction
-) -> None:
+def test_factor_inverse_is_exact(vocab: UnitVocabulary, src: str, dst: str, expected: Fraction) -> None:
     """factor(b, a) is exactly 1 / factor(a, b) for every tabled pair."""
     assert vocab.factor(dst, src) == 1 / expected
 
@@ -251,9 +247,7 @@ def test_symbol_means_what_the_lexicon_says(
     assert vocab.dimension(surface) == dimension
 
 
-@pytest.mark.parametrize(
-    "surface", ["Ft", "FEET", "Min", "MIN", "hz", "l", "ml", "kG", "Celcius", "celsius", "Dollar"]
-)
+@pytest.mark.parametrize("surface", ["Ft", "FEET", "Min", "MIN", "hz", "l", "ml", "kG", "Celcius", "celsius", "Dollar"])
 def test_surfaces_are_case_and_spelling_exact(vocab: UnitVocabulary, surface: str) -> None:
     """A surface differing from the lexicon only in case or spelling is refused as unknown_unit."""
     assert refusal(vocab.resolve, surface).reason == "unknown_unit"
@@ -322,9 +316,7 @@ def test_composite_resolves_when_both_sides_resolve(
         ("hour_per_Fahrenheit", "offset_unit_arithmetic"),
     ],
 )
-def test_composite_refused_unless_both_sides_resolve(
-    vocab: UnitVocabulary, surface: str, reason: str
-) -> None:
+def test_composite_refused_unless_both_sides_resolve(vocab: UnitVocabulary, surface: str, reason: str) -> None:
     """A composite with an unknown, empty or offset side is refused with the named reason."""
     assert refusal(vocab.resolve, surface).reason == reason
 
@@ -332,9 +324,7 @@ def test_composite_refused_unless_both_sides_resolve(
 def test_composite_rate_converts_exactly(vocab: UnitVocabulary) -> None:
     """Composite rates convert by the exact ratio of their parts."""
     assert vocab.factor("dollars_per_hour", "cents_per_minute") == Fraction(100, 60)
-    assert vocab.factor("miles_per_gallon", "kilometers_per_liter") == Fraction(
-        "1.609344"
-    ) / Fraction("3.785411784")
+    assert vocab.factor("miles_per_gallon", "kilometers_per_liter") == Fraction("1.609344") / Fraction("3.785411784")
 
 
 # ---------------------------------------------------------------- non-units
@@ -395,9 +385,7 @@ def test_resolve_refuses(vocab: UnitVocabulary, surface: object, reason: str) ->
 
 
 @pytest.mark.parametrize("other", ["euro", "€", "pound_sterling", "£", "yen", "¥", "peso", "₱"])
-def test_currencies_without_fixed_rate_are_incommensurable(
-    vocab: UnitVocabulary, other: str
-) -> None:
+def test_currencies_without_fixed_rate_are_incommensurable(vocab: UnitVocabulary, other: str) -> None:
     """Dollar and another currency (both 'money') are refused as incommensurable_units."""
     assert vocab.dimension(other) == vocab.dimension("dollar") == MONEY
     assert refusal(vocab.factor, "dollar", other).reason == "incommensurable_units"
@@ -423,9 +411,7 @@ def test_pound_sterling_is_not_the_pound_mass(vocab: UnitVocabulary) -> None:
     "container",
     ["box", "boxes", "bag", "crate", "carton", "jar", "basket", "pack", "case", "container"],
 )
-def test_container_without_size_does_not_convert_to_items(
-    vocab: UnitVocabulary, container: str
-) -> None:
+def test_container_without_size_does_not_convert_to_items(vocab: UnitVocabulary, container: str) -> None:
     """A container of unstated size projects to count but converts to neither items nor dozens."""
     assert vocab.dimension(container) == COUNT
     assert refusal(vocab.factor, container, "item").reason == "incommensurable_units"
@@ -541,9 +527,7 @@ def test_calendar_to_fixed_time_needs_a_convention(vocab: UnitVocabulary, a: str
 
 def test_calendar_against_other_money_rate_stays_incommensurable(vocab: UnitVocabulary) -> None:
     """A convention would not help dollars/year vs euros/day: that is incommensurable_units."""
-    assert (
-        refusal(vocab.factor, "dollars_per_year", "euros_per_day").reason == "incommensurable_units"
-    )
+    assert refusal(vocab.factor, "dollars_per_year", "euros_per_day").reason == "incommensurable_units"
 
 
 def test_convention_year_365_days(vocab: UnitVocabulary) -> None:
@@ -678,9 +662,7 @@ def test_declaring_leaves_the_original_strict(vocab: UnitVocabulary) -> None:
 
 def test_declarations_accumulate(vocab: UnitVocabulary) -> None:
     """Declaring more nouns on a declared vocabulary keeps the earlier ones; redeclaring the same pair is allowed."""
-    fruit = vocab.with_count_nouns({"apples": "apple"}).with_count_nouns(
-        {"apple": "apple", "apples": "apple"}
-    )
+    fruit = vocab.with_count_nouns({"apples": "apple"}).with_count_nouns({"apple": "apple", "apples": "apple"})
     assert fruit.count_nouns == (("apple", "apple"), ("apples", "apple"))
     assert fruit.factor("apple", "apples") == 1
 

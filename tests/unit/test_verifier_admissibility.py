@@ -74,9 +74,7 @@ def fractions(text: str) -> dict[str, Fraction]:
     return {name: Fraction(value) for name, value in (item.split("=") for item in text.split())}
 
 
-def check(
-    kind: str, symbols: str, rhs: str, *, vocab: str | None = None, literal: str | None = None
-) -> Verdict:
+def check(kind: str, symbols: str, rhs: str, *, vocab: str | None = None, literal: str | None = None) -> Verdict:
     """check_equation on ``r := rhs`` with symbols given as ``"id:unit[:role] ..."``."""
     eq = BoundEquation.create(
         lhs_symbol_id="r",
@@ -117,12 +115,8 @@ class Refuse(NamedTuple):
 M = "op_000__multiplicand"
 
 ADMITTED: dict[str, Admit] = {
-    "add-foot-inch": Admit(
-        "add", "a:foot b:inches", "a + b", "add: [length,length] -> length", "foot", "a=1 b=1/12"
-    ),
-    "add-inch-foot": Admit(
-        "add", "a:inches b:foot", "a + b", "add: [length,length] -> length", "inch", "a=1 b=12"
-    ),
+    "add-foot-inch": Admit("add", "a:foot b:inches", "a + b", "add: [length,length] -> length", "foot", "a=1 b=1/12"),
+    "add-inch-foot": Admit("add", "a:inches b:foot", "a + b", "add: [length,length] -> length", "inch", "a=1 b=12"),
     "add-lhs-in-inches": Admit(
         "add",
         "a:foot b:inches r:inch",
@@ -140,15 +134,9 @@ ADMITTED: dict[str, Admit] = {
         "a=1 <literal>=1/12",
         literal="inch",
     ),
-    "add-dollar-cent": Admit(
-        "add", "a:dollar b:cent", "a + b", "add: [money,money] -> money", "dollar", "a=1 b=1/100"
-    ),
-    "add-dozen-item": Admit(
-        "add", "a:dozen b:item", "a + b", "add: [count,count] -> count", "dozen", "a=1 b=1/12"
-    ),
-    "add-month-year": Admit(
-        "add", "a:month b:year", "a + b", "add: [time,time] -> time", "month", "a=1 b=12"
-    ),
+    "add-dollar-cent": Admit("add", "a:dollar b:cent", "a + b", "add: [money,money] -> money", "dollar", "a=1 b=1/100"),
+    "add-dozen-item": Admit("add", "a:dozen b:item", "a + b", "add: [count,count] -> count", "dozen", "a=1 b=1/12"),
+    "add-month-year": Admit("add", "a:month b:year", "a + b", "add: [time,time] -> time", "month", "a=1 b=12"),
     "add-ratios": Admit(
         "add",
         "a:-:ratio b:-:ratio",
@@ -261,12 +249,8 @@ ADMITTED: dict[str, Admit] = {
         "cent",
         "a=100 op_000__multiplicand=1",
     ),
-    "multiply-by-literal": Admit(
-        "multiply", "a:dollar", "2*a", "multiply: [money] -> money", "dollar", "a=1"
-    ),
-    "divide-one-dep": Admit(
-        "divide", "a:dollar", "a/2", "divide: [money] -> money", "dollar", "a=1"
-    ),
+    "multiply-by-literal": Admit("multiply", "a:dollar", "2*a", "multiply: [money] -> money", "dollar", "a=1"),
+    "divide-one-dep": Admit("divide", "a:dollar", "a/2", "divide: [money] -> money", "dollar", "a=1"),
     "divide-like-over-like": Admit(
         "divide",
         "a:dollar op_000__divisor:dollar",
@@ -439,9 +423,7 @@ ADMITTED: dict[str, Admit] = {
 REFUSED: dict[str, Refuse] = {
     "add-dollar-euro": Refuse("add", "a:dollar b:euro", "a + b", "incommensurable_units"),
     "add-celsius-celsius": Refuse("add", "a:Celsius b:Celsius", "a + b", "offset_unit_arithmetic"),
-    "add-celsius-fahrenheit": Refuse(
-        "add", "a:Celsius b:Fahrenheit", "a + b", "offset_unit_arithmetic"
-    ),
+    "add-celsius-fahrenheit": Refuse("add", "a:Celsius b:Fahrenheit", "a + b", "offset_unit_arithmetic"),
     "add-box-item": Refuse("add", "a:box b:item", "a + b", "incommensurable_units"),
     "add-person-mouse": Refuse("add", "a:person b:mouse", "a + b", "incommensurable_units"),
     "add-degree-celsius": Refuse("add", "a:degree b:Celsius", "a + b", "incommensurable_units"),
@@ -469,23 +451,15 @@ REFUSED: dict[str, Refuse] = {
     "subtract-euro-dollar": Refuse("subtract", "a:euro b:dollar", "a - b", "incommensurable_units"),
     "subtract-foot-pound": Refuse("subtract", "a:foot b:pound", "a - b", "unit_mismatch"),
     "transfer-dollar-euro": Refuse("transfer", "a:dollar b:euro", "a - b", "incommensurable_units"),
-    "transfer-fahrenheit": Refuse(
-        "transfer", "a:Fahrenheit b:Fahrenheit", "a - b", "offset_unit_arithmetic"
-    ),
-    "compare-additive-item-dollar": Refuse(
-        "compare_additive", "a:item b:dollar", "a + b", "unit_mismatch"
-    ),
-    "compare-additive-person-mice": Refuse(
-        "compare_additive", "a:person b:mice", "a + b", "incommensurable_units"
-    ),
+    "transfer-fahrenheit": Refuse("transfer", "a:Fahrenheit b:Fahrenheit", "a - b", "offset_unit_arithmetic"),
+    "compare-additive-item-dollar": Refuse("compare_additive", "a:item b:dollar", "a + b", "unit_mismatch"),
+    "compare-additive-person-mice": Refuse("compare_additive", "a:person b:mice", "a + b", "incommensurable_units"),
     "multiply-foot-foot": Refuse("multiply", "a:foot b:foot", "a*b", "unit_mismatch"),
     "multiply-scalars-only": Refuse(
         "multiply", "op_000__multiplicand:dollar", "2*op_000__multiplicand", "operand_arity"
     ),
     "multiply-ratios-only": Refuse("multiply", "a:-:ratio k:-:ratio", "a*k", "operand_arity"),
-    "multiply-literal-with-unit": Refuse(
-        "multiply", "a:dollar", "2*a", "unit_mismatch", literal="dollar"
-    ),
+    "multiply-literal-with-unit": Refuse("multiply", "a:dollar", "2*a", "unit_mismatch", literal="dollar"),
     "multiply-celsius": Refuse("multiply", "a:Celsius", "2*a", "offset_unit_arithmetic"),
     "multiply-scalar-labelled-other-kind": Refuse(
         "multiply", "a:dollar op_000__multiplicand:foot", "a*op_000__multiplicand", "unit_mismatch"
@@ -512,54 +486,30 @@ REFUSED: dict[str, Refuse] = {
     "apply-rate-extra-dimension": Refuse(
         "apply_rate", "q:dollar_per_hour:rate d:mile_per_hour", "q*d", "rate_form_invalid"
     ),
-    "apply-rate-wrong-dimension": Refuse(
-        "apply_rate", "q:dollar_per_hour:rate d:mile", "q*d", "rate_form_invalid"
-    ),
-    "apply-rate-no-rate-role": Refuse(
-        "apply_rate", "q:dollar_per_hour d:hour", "q*d", "rate_form_invalid"
-    ),
-    "apply-rate-two-rates": Refuse(
-        "apply_rate", "q:dollar_per_hour:rate d:hour:rate", "q*d", "rate_form_invalid"
-    ),
-    "apply-rate-not-a-quotient": Refuse(
-        "apply_rate", "q:dollar:rate d:hour", "q*d", "rate_form_invalid"
-    ),
+    "apply-rate-wrong-dimension": Refuse("apply_rate", "q:dollar_per_hour:rate d:mile", "q*d", "rate_form_invalid"),
+    "apply-rate-no-rate-role": Refuse("apply_rate", "q:dollar_per_hour d:hour", "q*d", "rate_form_invalid"),
+    "apply-rate-two-rates": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour:rate", "q*d", "rate_form_invalid"),
+    "apply-rate-not-a-quotient": Refuse("apply_rate", "q:dollar:rate d:hour", "q*d", "rate_form_invalid"),
     "apply-rate-unitless-quantity": Refuse(
         "apply_rate", "q:dollar_per_hour:rate d:-:ratio", "q*d", "rate_form_invalid"
     ),
     "apply-rate-one-dep": Refuse("apply_rate", "q:dollar_per_hour:rate", "2*q", "operand_arity"),
-    "apply-rate-three-deps": Refuse(
-        "apply_rate", "q:dollar_per_hour:rate d:hour e:hour", "q*d*e", "operand_arity"
-    ),
-    "apply-rate-calendar": Refuse(
-        "apply_rate", "q:dollars_per_year:rate d:days", "q*d", "convention_required"
-    ),
+    "apply-rate-three-deps": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour e:hour", "q*d*e", "operand_arity"),
+    "apply-rate-calendar": Refuse("apply_rate", "q:dollars_per_year:rate d:days", "q*d", "convention_required"),
     "apply-rate-other-count-kind": Refuse(
         "apply_rate", "q:dollars_per_item:rate d:people", "q*d", "incommensurable_units"
     ),
-    "apply-rate-celsius": Refuse(
-        "apply_rate", "q:dollars_per_hour:rate d:Celsius", "q*d", "offset_unit_arithmetic"
-    ),
+    "apply-rate-celsius": Refuse("apply_rate", "q:dollars_per_hour:rate d:Celsius", "q*d", "offset_unit_arithmetic"),
     "apply-rate-literal-unit": Refuse(
         "apply_rate", "q:dollar_per_hour:rate d:hour", "q*d + 1", "unit_mismatch", literal="dollar"
     ),
-    "apply-rate-lhs-length": Refuse(
-        "apply_rate", "q:dollar_per_hour:rate d:hour r:foot", "q*d", "unit_mismatch"
-    ),
-    "compare-multiplicative-two-deps": Refuse(
-        "compare_multiplicative", "a:item b:item", "a*b", "operand_arity"
-    ),
+    "apply-rate-lhs-length": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour r:foot", "q*d", "unit_mismatch"),
+    "compare-multiplicative-two-deps": Refuse("compare_multiplicative", "a:item b:item", "a*b", "operand_arity"),
     "compare-multiplicative-no-deps": Refuse("compare_multiplicative", "", "3", "operand_arity"),
-    "compare-multiplicative-celsius": Refuse(
-        "compare_multiplicative", "a:Celsius", "3*a", "offset_unit_arithmetic"
-    ),
-    "compare-multiplicative-lhs-length": Refuse(
-        "compare_multiplicative", "a:items r:foot", "3*a", "unit_mismatch"
-    ),
+    "compare-multiplicative-celsius": Refuse("compare_multiplicative", "a:Celsius", "3*a", "offset_unit_arithmetic"),
+    "compare-multiplicative-lhs-length": Refuse("compare_multiplicative", "a:items r:foot", "3*a", "unit_mismatch"),
     "unit-partition-one-dep": Refuse("unit_partition", "a:foot", "a", "operand_arity"),
-    "unit-partition-no-chunk-name": Refuse(
-        "unit_partition", "a:feet b:inches", "a/b", "operand_arity"
-    ),
+    "unit-partition-no-chunk-name": Refuse("unit_partition", "a:feet b:inches", "a/b", "operand_arity"),
     "unit-partition-chunk-other-dimension": Refuse(
         "unit_partition", "a:feet op_000__chunk:pound", "a/op_000__chunk", "unit_mismatch"
     ),
@@ -577,13 +527,9 @@ REFUSED: dict[str, Refuse] = {
     ),
     "fraction-portion-length": Refuse("fraction_portion", "a:foot", "2*a/3", "unit_mismatch"),
     "fraction-portion-ratio": Refuse("fraction_portion", "a:-:ratio", "2*a/3", "unit_mismatch"),
-    "fraction-portion-two-deps": Refuse(
-        "fraction_portion", "a:items b:items", "a*b", "operand_arity"
-    ),
+    "fraction-portion-two-deps": Refuse("fraction_portion", "a:items b:items", "a*b", "operand_arity"),
     "fraction-portion-no-deps": Refuse("fraction_portion", "", "2/3", "operand_arity"),
-    "fraction-portion-lhs-other-kind": Refuse(
-        "fraction_portion", "a:items r:person", "2*a/3", "incommensurable_units"
-    ),
+    "fraction-portion-lhs-other-kind": Refuse("fraction_portion", "a:items r:person", "2*a/3", "incommensurable_units"),
     "unknown-operation": Refuse("frobnicate", "a:dollar b:dollar", "a + b", "unknown_operation"),
     "unknown-operation-case": Refuse("Add", "a:dollar", "a", "unknown_operation"),
 }
@@ -626,9 +572,7 @@ def test_every_kind_has_admitted_and_refused_rows(kind: str) -> None:
 
 
 def _eq(rhs: str = "a") -> BoundEquation:
-    return BoundEquation.create(
-        lhs_symbol_id="r", rhs=parse_expression(rhs), operation_kind="add", source_span=SPAN
-    )
+    return BoundEquation.create(lhs_symbol_id="r", rhs=parse_expression(rhs), operation_kind="add", source_span=SPAN)
 
 
 @pytest.mark.parametrize(
@@ -644,9 +588,7 @@ def _eq(rhs: str = "a") -> BoundEquation:
         pytest.param(_eq(), {"a": 5}, None, id="symbols-mapping-of-int"),
         pytest.param(_eq(), {"a": {"unit": "dollar"}}, None, id="symbols-mapping-of-dict"),
         pytest.param(_eq(), {"a": binding("b", "dollar")}, None, id="symbols-mapping-wrong-id"),
-        pytest.param(
-            _eq(), {"a": binding("a", "dollar"), "r": "dollar"}, None, id="symbols-mapping-bad-lhs"
-        ),
+        pytest.param(_eq(), {"a": binding("a", "dollar"), "r": "dollar"}, None, id="symbols-mapping-bad-lhs"),
         pytest.param(_eq(), [binding("a", "dollar")], "default", id="vocab-str"),
     ],
 )
@@ -658,9 +600,7 @@ def test_malformed_input_refused_not_raised(equation: Any, symbols: Any, vocab: 
     assert verdict.refusal.reason == "malformed_input"
 
 
-ADMISSIBILITY_STAGE_REASONS = frozenset(
-    r for r, stage in REASON_STAGES.items() if stage.startswith("admissibility")
-)
+ADMISSIBILITY_STAGE_REASONS = frozenset(r for r, stage in REASON_STAGES.items() if stage.startswith("admissibility"))
 
 
 def test_every_admissibility_reason_is_reached() -> None:
@@ -762,10 +702,7 @@ def test_lexicon_surfaces_admitted() -> None:
         assert verdict.status == "admitted", surface
         assert verdict.proof is not None
         assert verdict.proof.factors == {"a": Fraction(1), "b": Fraction(1)}
-    assert (
-        check("apply_rate", "q:mph:rate d:hour", "q*d").unit_proof
-        == "apply_rate: [time,length/time] -> length"
-    )
+    assert check("apply_rate", "q:mph:rate d:hour", "q*d").unit_proof == "apply_rate: [time,length/time] -> length"
 
 
 # ------------------------------------------------------------ proof and verdict objects
@@ -773,9 +710,7 @@ def test_lexicon_surfaces_admitted() -> None:
 
 def test_unit_proof_equation_is_sympy_eq() -> None:
     """UnitProof.equation is the sympy Eq(Symbol(lhs), rhs) of the checked equation."""
-    eq = BoundEquation.create(
-        lhs_symbol_id="r", rhs=parse_expression("a + b"), operation_kind="add", source_span=SPAN
-    )
+    eq = BoundEquation.create(lhs_symbol_id="r", rhs=parse_expression("a + b"), operation_kind="add", source_span=SPAN)
     verdict = check_equation(eq, [binding("a", "foot"), binding("b", "inch")])
     assert verdict.proof is not None
     equation = verdict.proof.equation
@@ -813,9 +748,7 @@ def test_symbols_as_mapping_or_iterable() -> None:
 
 def test_default_vocabulary_used_when_none() -> None:
     """With vocab=None the default vocabulary decides."""
-    eq = BoundEquation.create(
-        lhs_symbol_id="r", rhs=parse_expression("a + b"), operation_kind="add", source_span=SPAN
-    )
+    eq = BoundEquation.create(lhs_symbol_id="r", rhs=parse_expression("a + b"), operation_kind="add", source_span=SPAN)
     assert check_equation(eq, [binding("a", "foot"), binding("b", "inch")]).status == "admitted"
 
 

@@ -355,13 +355,9 @@ def test_evaluate_exact(text: str, values: dict[str, Fraction], expected: Fracti
 
 def test_evaluate_constant_scale_applies_to_constant_term_only() -> None:
     """constant_scale converts the literal term (3 inches into feet: 3 * 1/12), not the symbols."""
-    assert evaluate(
-        parse_expression("a + 3"), {"a": Fraction(2)}, constant_scale=Fraction(1, 12)
-    ) == Fraction(9, 4)
+    assert evaluate(parse_expression("a + 3"), {"a": Fraction(2)}, constant_scale=Fraction(1, 12)) == Fraction(9, 4)
     assert evaluate(parse_expression("3"), {}, constant_scale=Fraction(1, 12)) == Fraction(1, 4)
-    assert evaluate(
-        parse_expression("2*a"), {"a": Fraction(5)}, constant_scale=Fraction(1, 12)
-    ) == Fraction(10)
+    assert evaluate(parse_expression("2*a"), {"a": Fraction(5)}, constant_scale=Fraction(1, 12)) == Fraction(10)
 
 
 @pytest.mark.parametrize(

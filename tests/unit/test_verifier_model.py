@@ -89,9 +89,7 @@ def constraint(symbol_id: str = "r", predicate: Any = "r >= 0") -> BoundConstrai
 
 def full_graph() -> BindingGraph:
     """A graph using every part: symbols, facts, an equation, unknown, constraint, provenance."""
-    text_span = SourceSpanLink(
-        source_id="math_problem_graph", start=0, end=21, text="Sam has 2.5 dollars."
-    )
+    text_span = SourceSpanLink(source_id="math_problem_graph", start=0, end=21, text="Sam has 2.5 dollars.")
     return BindingGraph(
         symbols=(
             sym(
@@ -199,9 +197,7 @@ def test_span_refusals(fields: dict[str, Any], field: str) -> None:
 # ------------------------------------------------------------ symbols
 
 
-@pytest.mark.parametrize(
-    "symbol_id", ["1abc", "a-b", "a b", "", "é", "a" * 129, 5, None, ["a"], {"a": 1}, ("a",)]
-)
+@pytest.mark.parametrize("symbol_id", ["1abc", "a-b", "a b", "", "é", "a" * 129, 5, None, ["a"], {"a": 1}, ("a",)])
 def test_symbol_id_must_be_identifier(symbol_id: Any) -> None:
     """A symbol id that is not an ASCII identifier of at most 128 chars is refused at symbol_id."""
     error = raises_bge(sym, symbol_id)
@@ -234,9 +230,7 @@ def test_semantic_role_vocabulary_is_the_upstream_one() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "role", ["Quantity", "bogus", "", None, 3, ["quantity"], {"quantity": 1}, ("quantity",)]
-)
+@pytest.mark.parametrize("role", ["Quantity", "bogus", "", None, 3, ["quantity"], {"quantity": 1}, ("quantity",)])
 def test_symbol_role_outside_vocabulary_refused(role: Any) -> None:
     """A role outside the vocabulary or of any wrong type (even unhashable) is refused."""
     error = raises_bge(sym, "x", semantic_role=role)
@@ -343,9 +337,7 @@ def test_fact_values_refused(value: Any, reason: str) -> None:
     assert (error.reason, error.path) == (reason, "facts[a].value")
 
 
-@pytest.mark.parametrize(
-    ("field", "value"), [("unit", 5), ("unit", ""), ("source_span", None), ("symbol_id", "1a")]
-)
+@pytest.mark.parametrize(("field", "value"), [("unit", 5), ("unit", ""), ("source_span", None), ("symbol_id", "1a")])
 def test_fact_other_fields_refused(field: str, value: Any) -> None:
     """A fact's unit, span and symbol id are checked too, naming the field."""
     error = raises_bge(fact, **{"symbol_id": "a", "value": "5", field: value})
@@ -377,9 +369,7 @@ def test_equation_statuses_accepted(status: str) -> None:
     assert (eq.admissibility_status, eq.unit_proof, eq.refusal_reason) == (status, proof, reason)
 
 
-@pytest.mark.parametrize(
-    "status", ["Admitted", "ok", "", None, 1, ["admitted"], {"admitted": True}]
-)
+@pytest.mark.parametrize("status", ["Admitted", "ok", "", None, 1, ["admitted"], {"admitted": True}])
 def test_equation_status_outside_vocabulary_refused(status: Any) -> None:
     """A status outside {admitted, pending, refused}, of any type, is refused at the field."""
     error = raises_bge(equation, admissibility_status=status)
@@ -397,9 +387,7 @@ def test_refused_requires_reason(reason: Any) -> None:
 def test_reason_only_when_refused(status: str) -> None:
     """A refusal_reason on an admitted or pending equation is refused."""
     proof = "add: [money,money] -> money" if status == "admitted" else UNVERIFIED_PROOF
-    error = raises_bge(
-        equation, admissibility_status=status, unit_proof=proof, refusal_reason="unit_mismatch"
-    )
+    error = raises_bge(equation, admissibility_status=status, unit_proof=proof, refusal_reason="unit_mismatch")
     assert (error.reason, error.path) == ("malformed_input", "equations[r].refusal_reason")
 
 
@@ -647,9 +635,7 @@ def test_full_graph_builds_and_indexes_symbols() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    "field", ["symbols", "facts", "equations", "unknowns", "constraints", "provenance"]
-)
+@pytest.mark.parametrize("field", ["symbols", "facts", "equations", "unknowns", "constraints", "provenance"])
 @pytest.mark.parametrize("value", [[], {}, None, "abc", 5])
 def test_graph_fields_must_be_tuples(field: str, value: Any) -> None:
     """Each graph field must be a tuple; lists, dicts, None and strings are refused there."""
@@ -700,9 +686,7 @@ def test_dangling_references_refused(parts: dict[str, Any], path: str) -> None:
 def test_operation_index_in_range() -> None:
     """An unknown's OperationIndex must be below the number of equations."""
     symbols = (sym("a"), sym("b"), sym("r"))
-    ok = BindingGraph(
-        symbols=symbols, equations=(equation(),), unknowns=(unknown(state_index=OperationIndex(0)),)
-    )
+    ok = BindingGraph(symbols=symbols, equations=(equation(),), unknowns=(unknown(state_index=OperationIndex(0)),))
     assert ok.unknowns[0].state_index == OperationIndex(0)
     error = raises_bge(
         BindingGraph,
@@ -711,9 +695,7 @@ def test_operation_index_in_range() -> None:
         unknowns=(unknown(state_index=OperationIndex(1)),),
     )
     assert (error.reason, error.path) == ("malformed_input", "unknowns[0].state_index")
-    error = raises_bge(
-        BindingGraph, symbols=symbols, unknowns=(unknown(state_index=OperationIndex(0)),)
-    )
+    error = raises_bge(BindingGraph, symbols=symbols, unknowns=(unknown(state_index=OperationIndex(0)),))
     assert error.path == "unknowns[0].state_index"
 
 
@@ -781,8 +763,7 @@ def test_graph_is_frozen() -> None:
 
 FULL_GRAPH_CANONICAL = "\n".join(
     [
-        "S entity_sam Sam entity entity=Sam unit=None span=math_problem_graph[0:3] "
-        "by=bind_math_problem_graph",
+        "S entity_sam Sam entity entity=Sam unit=None span=math_problem_graph[0:3] by=bind_math_problem_graph",
         "S q_sam_dollars_t0 Sam.dollars@t0 quantity entity=Sam unit=dollars "
         "span=math_problem_graph[0:3] by=bind_math_problem_graph",
         "S op_000__multiplicand op0.multiplicand ratio entity=None unit=None "
@@ -795,8 +776,7 @@ FULL_GRAPH_CANONICAL = "\n".join(
         "deps=[op_000__multiplicand,q_sam_dollars_t0] "
         "unit_proof=multiply: [money,dimensionless] -> money status=admitted refusal=None "
         "span=math_problem_graph[4:18]",
-        "U op_000_result expected_unit=dollars state=op(0) form=total "
-        "qspan=math_problem_graph[0:3]",
+        "U op_000_result expected_unit=dollars state=op(0) form=total qspan=math_problem_graph[0:3]",
         "C op_000_result pred=op_000_result >= 0 span=math_problem_graph[0:3]",
         "P math_problem_graph[0:21] text=Sam has 2.5 dollars.",
     ]
@@ -843,13 +823,8 @@ def test_canonical_dependencies_sorted_and_terminal_state() -> None:
         lines[3] == "E r := -alpha + zeta op=add deps=[alpha,zeta] unit_proof=unverified "
         "status=pending refusal=None span=math_problem_graph[0:3]"
     )
-    assert (
-        lines[4] == "U r expected_unit=None state=terminal form=count qspan=math_problem_graph[0:3]"
-    )
-    assert (
-        lines[5]
-        == "U alpha expected_unit=None state=initial form=identity qspan=math_problem_graph[0:3]"
-    )
+    assert lines[4] == "U r expected_unit=None state=terminal form=count qspan=math_problem_graph[0:3]"
+    assert lines[5] == "U alpha expected_unit=None state=initial form=identity qspan=math_problem_graph[0:3]"
 
 
 def test_empty_graph_canonical_string() -> None:
@@ -857,17 +832,13 @@ def test_empty_graph_canonical_string() -> None:
     assert BindingGraph().to_canonical_string() == ""
 
 
-_S_LINE = re.compile(
-    r"S (\S+) (\S+) (\S+) entity=(\S+) unit=(\S+) span=([^\[]+)\[(\d+):(\d+)\] by=(\S+)"
-)
+_S_LINE = re.compile(r"S (\S+) (\S+) (\S+) entity=(\S+) unit=(\S+) span=([^\[]+)\[(\d+):(\d+)\] by=(\S+)")
 _F_LINE = re.compile(r"F (\S+) = (\S+) unit=(\S+) span=([^\[]+)\[(\d+):(\d+)\]")
 _E_LINE = re.compile(
     r"E (\S+) := (.*) op=(\S+) deps=\[([^\]]*)\] unit_proof=(.*) status=(\S+) refusal=(\S+) "
     r"span=([^\[]+)\[(\d+):(\d+)\]"
 )
-_U_LINE = re.compile(
-    r"U (\S+) expected_unit=(\S+) state=(\S+) form=(\S+) qspan=([^\[]+)\[(\d+):(\d+)\]"
-)
+_U_LINE = re.compile(r"U (\S+) expected_unit=(\S+) state=(\S+) form=(\S+) qspan=([^\[]+)\[(\d+):(\d+)\]")
 
 
 def _none(text: str) -> str | None:
@@ -915,9 +886,7 @@ def _rebuild_upstream(canonical: str) -> tuple[BindingGraph, list[str]]:
                     source_span=SourceSpanLink(source_id=m[8], start=int(m[9]), end=int(m[10])),
                 )
             )
-            expected.append(
-                line.replace(f" := {m[2]} op=", f" := {equations[-1].rhs_canonical} op=", 1)
-            )
+            expected.append(line.replace(f" := {m[2]} op=", f" := {equations[-1].rhs_canonical} op=", 1))
         elif m := _U_LINE.fullmatch(line):
             unknowns.append(
                 BoundUnknown(
@@ -943,11 +912,7 @@ def _rebuild_upstream(canonical: str) -> tuple[BindingGraph, list[str]]:
 def test_canonical_lines_match_upstream_records(upstream: Path) -> None:
     """Upstream S/F/U lines are rebuilt byte for byte; E lines differ only in the rhs text."""
     checked = 0
-    for raw in (
-        (upstream / "hand_rolled" / "adapter_canonical.jsonl")
-        .read_text(encoding="utf-8")
-        .splitlines()
-    ):
+    for raw in (upstream / "hand_rolled" / "adapter_canonical.jsonl").read_text(encoding="utf-8").splitlines():
         record = json.loads(raw)
         canonical = record.get("hand_rolled_canonical")
         if not canonical:
@@ -969,9 +934,7 @@ def test_json_round_trip_exact() -> None:
     assert again == graph
     assert hash(again) == hash(graph)
     assert again.to_canonical_string() == graph.to_canonical_string()
-    assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(
-        graph.to_json(), sort_keys=True
-    )
+    assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(graph.to_json(), sort_keys=True)
     assert again.equations[0].rhs == graph.equations[0].rhs
 
 
@@ -1136,11 +1099,7 @@ def _mutated(change: Any) -> object:
             "unit_proof",
         ),
         (
-            _mutated(
-                lambda d: d["equations"][0].update(
-                    rhs_canonical="op_000_result*2", dependencies=None
-                )
-            ),
+            _mutated(lambda d: d["equations"][0].update(rhs_canonical="op_000_result*2", dependencies=None)),
             "equations",
             "equations",
         ),

@@ -45,9 +45,7 @@ def R(reason: str, why: str | None = None) -> Pinned:  # noqa: N802 - table shor
     return Pinned("refused", reason, why)
 
 
-CURRENCIES = (
-    "currencies without a fixed rate are incommensurable (dollar + euro would add unlike money)"
-)
+CURRENCIES = "currencies without a fixed rate are incommensurable (dollar + euro would add unlike money)"
 OFFSET = "absolute (offset) temperatures take no arithmetic: 20 °C + 20 °C is not 40 °C"
 CONTAINER = "a box has no fixed size in items, so box + item has no exact value"
 COUNT_KINDS = "count kinds stay apart: people and mice are both counts but never merge"
@@ -57,16 +55,10 @@ CALENDAR = "calendar units convert to days or weeks only under a declared conven
 SCALAR = "a scalar multiplier is dimensionless (upstream multiplies its label in: money^2)"
 ONE_STATE = "multiply scales one state by dimensionless scalars; length times length is not that"
 COMPARE_ARITY = (
-    "compare_multiplicative scales exactly one reference "
-    "(upstream admits 0 or 2 deps and labels them dimensionless)"
+    "compare_multiplicative scales exactly one reference (upstream admits 0 or 2 deps and labels them dimensionless)"
 )
-PARTITION = (
-    "we know unit_partition (upstream does not), but it needs a state and a *__chunk: "
-    "one dep is operand_arity"
-)
-COMPARE_RESULT = (
-    "a multiplicative comparison keeps the reference's unit (upstream labels it dimensionless)"
-)
+PARTITION = "we know unit_partition (upstream does not), but it needs a state and a *__chunk: one dep is operand_arity"
+COMPARE_RESULT = "a multiplicative comparison keeps the reference's unit (upstream labels it dimensionless)"
 
 UPSTREAM_TABLE: dict[str, Pinned] = {
     "eq-add-same": A("add: [money,money] -> money"),
@@ -118,9 +110,7 @@ UPSTREAM_TABLE: dict[str, Pinned] = {
 
 OWN_TABLE: dict[str, Pinned] = {
     "own-add-yard-foot": A("add: [length,length] -> length"),
-    "own-add-euro-cent": R(
-        "incommensurable_units", CURRENCIES + " (a cent is a hundredth of a dollar)"
-    ),
+    "own-add-euro-cent": R("incommensurable_units", CURRENCIES + " (a cent is a hundredth of a dollar)"),
     "own-subtract-fahrenheit": R("offset_unit_arithmetic", OFFSET),
     "own-add-child-person": R("incommensurable_units", COUNT_KINDS),
     "own-multiply-hour-scalar": A("multiply: [dimensionless,time] -> time", SCALAR),
@@ -187,9 +177,7 @@ def outcome(verdict: Verdict) -> tuple[str, str]:
 def theirs(record: dict[str, Any]) -> tuple[str, str]:
     """The recorded upstream (status, proof string or reason)."""
     verdict = record["hand_rolled"]
-    return verdict["status"], verdict["unit_proof"] if verdict["status"] == "admitted" else verdict[
-        "reason"
-    ]
+    return verdict["status"], verdict["unit_proof"] if verdict["status"] == "admitted" else verdict["reason"]
 
 
 def check_record(record: dict[str, Any], pinned: Pinned) -> None:
@@ -203,9 +191,7 @@ def check_record(record: dict[str, Any], pinned: Pinned) -> None:
     if pinned.disagreement is None:
         assert outcome(verdict) == theirs(record), f"{record['id']}: agrees with upstream"
     else:
-        assert outcome(verdict) != theirs(record), (
-            f"{record['id']}: named as a disagreement ({pinned.disagreement})"
-        )
+        assert outcome(verdict) != theirs(record), f"{record['id']}: named as a disagreement ({pinned.disagreement})"
 
 
 # ------------------------------------------------------------ the upstream records
@@ -228,14 +214,8 @@ def test_upstream_record_verdict(upstream: Path, record_id: str) -> None:
 def test_upstream_disagreements_are_the_named_ones(upstream: Path) -> None:
     """18 of the 45 records disagree, each for a named reason; the other 27 agree exactly."""
     records = load_records(upstream / "hand_rolled" / "equation_verdicts.jsonl")
-    disagreeing = {
-        rid
-        for rid, record in records.items()
-        if outcome(check_equation(*build(record))) != theirs(record)
-    }
-    assert disagreeing == {
-        rid for rid, pinned in UPSTREAM_TABLE.items() if pinned.disagreement is not None
-    }
+    disagreeing = {rid for rid, record in records.items() if outcome(check_equation(*build(record))) != theirs(record)}
+    assert disagreeing == {rid for rid, pinned in UPSTREAM_TABLE.items() if pinned.disagreement is not None}
     assert len(disagreeing) == 18
     assert {UPSTREAM_TABLE[rid].disagreement for rid in disagreeing} >= {
         CURRENCIES,

@@ -60,9 +60,7 @@ def graph(
     }
 
 
-def op(
-    actor: str, kind: str, operand: dict[str, object], target: str | None = None
-) -> dict[str, object]:
+def op(actor: str, kind: str, operand: dict[str, object], target: str | None = None) -> dict[str, object]:
     """A JSON operation."""
     out: dict[str, object] = {"actor": actor, "kind": kind, "operand": operand}
     if target is not None:
@@ -135,9 +133,7 @@ FORWARD = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("label", "initial", "ops", "expected"), FORWARD, ids=[row[0] for row in FORWARD]
-)
+@pytest.mark.parametrize(("label", "initial", "ops", "expected"), FORWARD, ids=[row[0] for row in FORWARD])
 def test_forward_chain_answers(
     nouns: UnitVocabulary,
     label: str,
@@ -168,10 +164,7 @@ def test_forward_chain_values_step_by_step(nouns: UnitVocabulary) -> None:
         "op_001_result": 30,
         "op_002_result": 24,
     }
-    assert all(
-        report.values[k].unit == "apples"
-        for k in ("op_000_result", "op_001_result", "op_002_result")
-    )
+    assert all(report.values[k].unit == "apples" for k in ("op_000_result", "op_001_result", "op_002_result"))
     assert report.refusals == {}
     assert all(v.status == "admitted" for v in report.verdicts.values())
 
@@ -322,9 +315,7 @@ def test_odd_halving_is_refused_never_floored(nouns: UnitVocabulary) -> None:
     assert refusal.reason == "non_exact_division"
     assert "op_000_result" not in report.values
     assert all(v.magnitude not in (3, sympy.Rational(7, 2)) for v in report.values.values())
-    assert (
-        report.verdicts["op_000_result"].status == "admitted"
-    )  # the dimension is fine; the value is not
+    assert report.verdicts["op_000_result"].status == "admitted"  # the dimension is fine; the value is not
 
 
 def test_even_halving_is_admitted(nouns: UnitVocabulary) -> None:
@@ -339,9 +330,7 @@ def test_even_halving_is_admitted(nouns: UnitVocabulary) -> None:
 def test_halving_money_is_exact_not_whole(vocab: UnitVocabulary) -> None:
     """Money is not a count: 7 dollars halved is exactly 7/2 dollars under count_exact."""
     _, report = run(
-        graph(
-            [("Sam", 7, "dollars")], [op("Sam", "divide", qty(2, "dollars"))], ("Sam", "dollars")
-        ),
+        graph([("Sam", 7, "dollars")], [op("Sam", "divide", qty(2, "dollars"))], ("Sam", "dollars")),
         vocab,
     )
     assert answered(report).value == sympy.Rational(7, 2)
@@ -393,9 +382,7 @@ def test_feet_plus_inches_is_one_length(
 
 def test_feet_plus_inches_state_keeps_the_holding_unit(vocab: UnitVocabulary) -> None:
     """3 feet + 9 inches is stored as 15/4 feet (the state's unit), one value, not two."""
-    _, report = run(
-        graph([("Sam", 3, "feet")], [op("Sam", "add", qty(9, "inches"))], ("Sam", "inches")), vocab
-    )
+    _, report = run(graph([("Sam", 3, "feet")], [op("Sam", "add", qty(9, "inches"))], ("Sam", "inches")), vocab)
     assert report.values["op_000_result"].magnitude == sympy.Rational(15, 4)
     assert report.values["op_000_result"].unit == "feet"
 
@@ -436,9 +423,7 @@ def test_negative_count_is_refused(nouns: UnitVocabulary) -> None:
 def test_negative_money_is_a_value(vocab: UnitVocabulary) -> None:
     """Money is not a count: spending 5 dollars of 3 leaves exactly -2 dollars."""
     _, report = run(
-        graph(
-            [("Sam", 3, "dollars")], [op("Sam", "subtract", qty(5, "dollars"))], ("Sam", "dollars")
-        ),
+        graph([("Sam", 3, "dollars")], [op("Sam", "subtract", qty(5, "dollars"))], ("Sam", "dollars")),
         vocab,
     )
     assert answered(report).value == -2
@@ -464,9 +449,7 @@ def test_non_integer_count_is_refused(
     _, report = run(graph(initial, ops, ("Sam", "apples")), nouns)
     refusal = refused(report)
     assert refusal.reason in {"non_integer_count", "non_exact_division", "refused_dependency"}
-    assert any(
-        r.reason in {"non_integer_count", "non_exact_division"} for r in report.refusals.values()
-    )
+    assert any(r.reason in {"non_integer_count", "non_exact_division"} for r in report.refusals.values())
 
 
 def test_non_integer_count_reason(nouns: UnitVocabulary) -> None:
@@ -558,9 +541,7 @@ def test_refusal_poisons_only_its_dependents(nouns: UnitVocabulary) -> None:
 
 def test_refused_dependency_names_the_root_cause_deep_in_a_chain(vocab: UnitVocabulary) -> None:
     """Twelve steps after a negative count, the values still name the first refused symbol and why, and the answer its reason."""
-    ops = [op("Sam", "subtract", qty(5, "items"))] + [
-        op("Sam", "add", qty(1, "items")) for _ in range(12)
-    ]
+    ops = [op("Sam", "subtract", qty(5, "items"))] + [op("Sam", "add", qty(1, "items")) for _ in range(12)]
     _, report = run(graph([("Sam", 1, "items")], ops, ("Sam", "items"), entities=("Sam",)), vocab)
     last = report.refusals["op_012_result"]
     assert last.reason == "refused_dependency"
@@ -574,9 +555,7 @@ def test_refused_dependency_names_the_root_cause_deep_in_a_chain(vocab: UnitVoca
 def test_admissibility_refusal_poisons_dependents(vocab: UnitVocabulary) -> None:
     """An equation refused by admissibility (offset arithmetic) refuses everything built on it."""
     ops = [op("Sam", "add", qty(5, "Celsius")), op("Sam", "add", qty(1, "Celsius"))]
-    _, report = run(
-        graph([("Sam", 20, "Celsius")], ops, ("Sam", "Celsius"), entities=("Sam",)), vocab
-    )
+    _, report = run(graph([("Sam", 20, "Celsius")], ops, ("Sam", "Celsius"), entities=("Sam",)), vocab)
     assert report.verdicts["op_000_result"].status == "refused"
     assert report.refusals["op_001_result"].reason in {
         "offset_unit_arithmetic",
@@ -727,15 +706,11 @@ def test_fewer_and_fraction_comparisons(nouns: UnitVocabulary) -> None:
 # ---------------------------------------------------------------- question-target refusals
 
 
-def _with_unknown(
-    bound: BindingGraph, binding: SymbolBinding, unknown: BoundUnknown
-) -> BindingGraph:
+def _with_unknown(bound: BindingGraph, binding: SymbolBinding, unknown: BoundUnknown) -> BindingGraph:
     """The graph with its unknown (symbol and target) replaced."""
     old = {u.symbol_id for u in bound.unknowns}
     symbols = (*(s for s in bound.symbols if s.symbol_id not in old), binding)
-    return BindingGraph(
-        symbols=symbols, facts=bound.facts, equations=bound.equations, unknowns=(unknown,)
-    )
+    return BindingGraph(symbols=symbols, facts=bound.facts, equations=bound.equations, unknowns=(unknown,))
 
 
 SPAN = SourceSpanLink(source_id="test", start=0, end=1)
@@ -769,9 +744,7 @@ def test_unknown_entity_not_in_entities(nouns: UnitVocabulary) -> None:
 
 def test_apply_rate_unit_mismatch_in_verify(vocab: UnitVocabulary) -> None:
     """Asking a rate problem in a unit that is neither the rate's numerator nor denominator refuses."""
-    bound, _ = run(
-        graph([("Sam", 3, "hours")], [op("Sam", "apply_rate", RATE)], ("Sam", "dollars")), vocab
-    )
+    bound, _ = run(graph([("Sam", 3, "hours")], [op("Sam", "apply_rate", RATE)], ("Sam", "dollars")), vocab)
     binding = SymbolBinding(
         symbol_id="unknown_sam_feet",
         name="Sam|feet",
@@ -826,9 +799,7 @@ def test_unknown_without_a_unit_is_unit_unbound(nouns: UnitVocabulary) -> None:
         introduced_by="test",
         entity="Sam",
     )
-    unknown = BoundUnknown(
-        symbol_id="unknown_sam", question_span=SPAN, state_index="initial", question_form="identity"
-    )
+    unknown = BoundUnknown(symbol_id="unknown_sam", question_span=SPAN, state_index="initial", question_form="identity")
     assert refused(verify(_with_unknown(bound, binding, unknown), nouns)).reason == "unit_unbound"
 
 
@@ -1018,9 +989,7 @@ def test_integer_policy_refuses_fractional_scaling(vocab: UnitVocabulary) -> Non
     ("args", "field"),
     [(("not a graph",), "graph"), ((None, None, "floor"), "policy"), ((None, "vocab"), "vocab")],
 )
-def test_verify_refuses_bad_arguments(
-    nouns: UnitVocabulary, args: tuple[object, ...], field: str
-) -> None:
+def test_verify_refuses_bad_arguments(nouns: UnitVocabulary, args: tuple[object, ...], field: str) -> None:
     """Verify refuses a non-graph, an unknown policy and a non-vocabulary with malformed_input naming the argument."""
     bound, _ = run(graph([("Sam", 1, "apples")], [], ("Sam", "apples")), nouns)
     call = list(args)
@@ -1053,17 +1022,13 @@ def test_offset_temperature_arithmetic_is_refused(vocab: UnitVocabulary) -> None
 
 def test_total_of_absolute_temperatures_is_refused(vocab: UnitVocabulary) -> None:
     """Summing two absolute temperatures is refused."""
-    _, report = run(
-        graph([("Sam", 20, "Celsius"), ("Kim", 10, "Celsius")], [], (None, "Celsius")), vocab
-    )
+    _, report = run(graph([("Sam", 20, "Celsius"), ("Kim", 10, "Celsius")], [], (None, "Celsius")), vocab)
     assert refused(report).reason == "offset_unit_arithmetic"
 
 
 def test_single_temperature_converts_with_its_offset(vocab: UnitVocabulary) -> None:
     """One temperature of 20 Celsius read in Fahrenheit is exactly 68 (no arithmetic on it)."""
-    _, report = run(
-        graph([("Sam", 20, "Celsius")], [], ("Sam", "Fahrenheit"), entities=("Sam",)), vocab
-    )
+    _, report = run(graph([("Sam", 20, "Celsius")], [], ("Sam", "Fahrenheit"), entities=("Sam",)), vocab)
     assert answered(report).value == 68
 
 
@@ -1180,15 +1145,10 @@ def test_replay_reproduces_every_answer(nouns: UnitVocabulary) -> None:
 def test_replay_detects_a_tampered_trace(nouns: UnitVocabulary) -> None:
     """A trace whose recorded value was changed no longer replays (ReplayError)."""
     report = _reports(nouns)[0]
-    steps = tuple(
-        dataclasses.replace(s, value="13") if s.target == "op_000_result" else s
-        for s in report.trace
-    )
+    steps = tuple(dataclasses.replace(s, value="13") if s.target == "op_000_result" else s for s in report.trace)
     with pytest.raises(ReplayError):
         dataclasses.replace(report, trace=steps).replay()
-    steps = tuple(
-        dataclasses.replace(s, value="99") if s.action == "answer" else s for s in report.trace
-    )
+    steps = tuple(dataclasses.replace(s, value="99") if s.action == "answer" else s for s in report.trace)
     with pytest.raises(ReplayError):
         dataclasses.replace(report, trace=steps).replay()
 
@@ -1208,10 +1168,7 @@ def test_report_repr_is_readable(nouns: UnitVocabulary) -> None:
         nouns,
     )[1]
     assert repr(refusal_report).endswith("answers: unknown_sam_apples refused negative_count)")
-    assert any(
-        line.startswith("answer unknown_sam_apples: refused negative_count")
-        for line in refusal_report.lines()
-    )
+    assert any(line.startswith("answer unknown_sam_apples: refused negative_count") for line in refusal_report.lines())
 
 
 def test_report_to_json_is_plain_json(nouns: UnitVocabulary) -> None:
@@ -1240,9 +1197,7 @@ def test_report_to_json_is_plain_json(nouns: UnitVocabulary) -> None:
 # ---------------------------------------------------------------- states whose unit only the proof knows
 
 
-def _upstream_style(
-    kind: str, rhs: sympy.Expr, unit: str, start: int, literal_unit: str
-) -> BindingGraph:
+def _upstream_style(kind: str, rhs: sympy.Expr, unit: str, start: int, literal_unit: str) -> BindingGraph:
     """Sam's one operation, built by hand the upstream way: the result symbol carries no unit."""
 
     def sym(sid: str, role: str, unit_: str | None) -> SymbolBinding:
