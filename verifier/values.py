@@ -41,6 +41,8 @@ SCALING_KINDS: Final[frozenset[str]] = frozenset(
 )
 QUOTIENT_KINDS: Final[frozenset[str]] = frozenset({"divide", "unit_partition", "fraction_portion"})
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_KIND_KEEPING: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide", "fraction_portion"})
+"""Operations whose result is the same kind of holding as the state they update (SPEC §5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +262,7 @@ class _Solver:
         self.trace: list[TraceStep] = []
         self.verdicts: dict[str, Verdict] = {}
         self.by_lhs: dict[str, BoundEquation] = {eq.lhs_symbol_id: eq for eq in graph.equations}
+        self._reads: dict[str, frozenset[str]] = {}
 
     # ------------------------------------------------------------ helpers
     def refuse(self, name: str, reason: str, detail: str, root: Refusal | None = None) -> None:
@@ -626,9 +629,109 @@ class _Solver:
                 else Refusal("refused_dependency", f"{later[-1]} was refused")
             )
         chosen = [name for i, name in timeline if i <= limit]
-        if chosen:
+        if not chosen:
+            if initial and index == "terminal":
+                return self.left_behind(entity, initial[0], set(initial))
+            return initial[0] if initial else None
+        if index != "terminal":
             return chosen[-1]
-        return initial[0] if initial else None
+        return self.terminal(entity, chosen, initial)
+
+    def reads(self, name: str) -> frozenset[str]:
+        """Every symbol ``name`` is computed from, transitively (memoized per run)."""
+        found = self._reads.get(name)
+        if found is None:
+            eq = self.by_lhs.get(name)
+            out: set[str] = set()
+            if eq is not None:
+                for dep in eq.dependencies:
+                    out.add(dep)
+                    out |= self.reads(dep)
+            found = self._reads[name] = frozenset(out)
+        return found
+
+    def left_behind(self, entity: str, head: str, states: set[str]) -> str | Refusal:
+        """Refuse a state that a state-preserving operation of the same entity read but turned into another kind.
+
+        Adding, subtracting, transferring, scaling or taking a portion keeps a holding's kind
+        (SPEC §5).  When such an equation of ``entity`` reads ``head`` and its result is of
+        another kind (the upstream adapter's unit-bearing divisor makes "split into 6 groups"
+        a pure number), the holding's later value is unknown: answering ``head`` would skip
+        the operation.
+        """
+        history = {head} | (self.reads(head) & states)
+        for eq in self.graph.equations:
+            read = history & eq.dependencies
+            if eq.operation_kind not in _KIND_KEEPING or not read:
+                continue
+            if self.symbols[eq.lhs_symbol_id].entity != entity or eq.lhs_symbol_id in history:
+                continue
+            result = self.unit_of(eq.lhs_symbol_id)
+            held = self.unit_of(min(read))
+            if result is None or held is None or result.quantity_kind != held.quantity_kind:
+                return Refusal(
+                    "ambiguous_reference",
+                    f"{eq.lhs_symbol_id} ({eq.operation_kind}) reads {min(read)} of {entity} but does not keep its kind",
+                )
+        return head
+
+    def unmatched_transfer(self, asked: UnitRef, entity: str | None) -> Refusal | None:
+        """A transfer that debits one entity and credits nobody leaves every other holding unknown.
+
+        A transfer moves an amount: the actor's state loses it and the target's gains it
+        (SPEC §5).  A graph whose transfer debit has no matching credit (the upstream
+        adapter writes only the actor's side) cannot say who received it, so a question
+        about any other entity's holding of that quantity, or about the total, is refused.
+        """
+        debits: list[tuple[BoundEquation, str | None]] = []
+        credits: list[tuple[BoundEquation, str | None]] = []
+        for eq in self.graph.equations:
+            if eq.operation_kind != "transfer":
+                continue
+            ref = self.unit_of(eq.lhs_symbol_id)
+            if ref is None or ref.quantity_kind != asked.quantity_kind:
+                continue
+            constant = eq.rhs.as_coeff_Add()[0] if isinstance(eq.rhs, sympy.Add) else eq.rhs
+            if not isinstance(constant, sympy.Rational) or constant == 0:
+                continue
+            owner = self.symbols[eq.lhs_symbol_id].entity
+            (debits if constant < 0 else credits).append((eq, owner))
+        for debit, actor in debits:
+            amount = -debit.rhs.as_coeff_Add()[0] if isinstance(debit.rhs, sympy.Add) else -debit.rhs
+            matched = any(
+                owner != actor and (credit.rhs.as_coeff_Add()[0] if isinstance(credit.rhs, sympy.Add) else credit.rhs) == amount
+                and credit.literal_unit == debit.literal_unit
+                for credit, owner in credits
+            )
+            if not matched and (entity is None or entity != actor):
+                return Refusal(
+                    "ambiguous_reference",
+                    f"transfer {debit.lhs_symbol_id} debits {actor} and credits no one: who received it is unknown",
+                )
+        return None
+
+    def terminal(self, entity: str, chosen: list[str], initial: list[str]) -> str | Refusal:
+        """The last state by the dependency chain, not by where the equations sit in the tuple.
+
+        Each operation's result reads the state before it, so the terminal state is the one
+        no other state of the same quantity builds on.  Two such heads that both update one
+        earlier state (the upstream wiring of every operation to the initial state) fork the
+        history: which one is "after" cannot be known, so the answer is refused.  Heads that
+        read no common state (a rate's result replacing a holding) follow operation order.
+        """
+        states = set(chosen) | set(initial)
+        heads = [name for name in chosen if not any(name in self.reads(other) for other in chosen if other != name)]
+        if len(heads) == 1:
+            return self.left_behind(entity, heads[0], states)
+        for i, first in enumerate(heads):
+            for second in heads[i + 1 :]:
+                shared = sorted(self.reads(first) & self.reads(second) & states)
+                if shared:
+                    return Refusal(
+                        "ambiguous_reference",
+                        f"{first} and {second} both update {shared[0]} of {entity}; neither builds on the other, so no state is the last",
+                    )
+        return self.left_behind(entity, heads[-1], states)
 
     def answer(self, unknown_id: str) -> Answer | Refusal:
         """Answer one unknown: its entity's state (or every entity's, for a total) at the state index.
@@ -650,6 +753,10 @@ class _Solver:
         except UnitRefusal as exc:
             return Refusal(exc.reason, exc.explain())
         owners = [binding.entity] if binding.entity is not None else list(known)
+        if unknown.state_index == "terminal":
+            gap = self.unmatched_transfer(asked, binding.entity)
+            if gap is not None:
+                return gap
         states: list[str] = []
         for owner in owners:
             name = self.state(owner, asked, unknown.state_index)
