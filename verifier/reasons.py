@@ -32,6 +32,7 @@ REASON_STAGES: Final[dict[str, str]] = {
     "non_exact_division": "values: a division whose result must be whole (a count, or any quotient under the integer policy) is not",
     "division_by_zero": "values: a divisor, chunk or denominator is zero",
     "negative_count": "values: a count quantity is negative",
+    "negative_quantity": "values: a holding of length, area, volume, mass or time is negative (money and temperature may be)",
     "non_integer_count": "values: a count quantity is not a whole number",
     "underdetermined": "values: the system leaves the symbol free (no unique solution)",
     "inconsistent": "values: the system contradicts itself (or a constraint)",

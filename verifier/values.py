@@ -41,6 +41,11 @@ SCALING_KINDS: Final[frozenset[str]] = frozenset(
 )
 QUOTIENT_KINDS: Final[frozenset[str]] = frozenset({"divide", "unit_partition", "fraction_portion"})
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
+    DimensionVector.from_axes(axes)
+    for axes in ({"length": 1}, {"length": 2}, {"length": 3}, {"mass": 1}, {"time": 1})
+)
+"""Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
 _KIND_KEEPING: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide", "fraction_portion"})
 """Operations whose result is the same kind of holding as the state they update (SPEC §5)."""
 
@@ -331,6 +336,8 @@ class _Solver:
             if in_root.denominator != 1:
                 reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
                 return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
+        elif ref is not None and value < 0 and ref.dimension in _NON_NEGATIVE:
+            return Refusal("negative_quantity", f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative")
         return None
 
     # ------------------------------------------------------------ facts

@@ -1255,3 +1255,27 @@ def test_refused_equation_of_unknown_kind_is_never_skipped(vocab: UnitVocabulary
     t0 = sympy.Symbol("q_sam_t0")
     report = verify(_upstream_style("add", t0 + 5, "Celsius", 20, "Celsius"), vocab)
     assert refused(report).reason == "offset_unit_arithmetic"
+
+
+def test_negative_physical_holdings_are_refused_money_is_not() -> None:
+    """1 gallon - 20 cups and a subtraction from untouched pounds refuse (negative_quantity); a debt of -3 dollars is answered."""
+    from adapters import bind_math_problem_graph, graph_from_dict
+    from verifier import Answer, verify
+
+    def answer(initial: tuple[str, int, str], operand: tuple[str, int], asked: str) -> object:
+        data = {
+            "entities": [initial[0]],
+            "initial_state": [{"entity": initial[0], "quantity": {"unit": initial[2], "value": initial[1]}}],
+            "operations": [{"actor": initial[0], "kind": "subtract", "operand": {"unit": operand[0], "value": operand[1]}}],
+            "unknown": {"entity": initial[0], "unit": asked},
+        }
+        (result,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
+        return result
+
+    jug = answer(("Jug", 1, "gallon"), ("cups", 20), "cups")
+    assert getattr(jug, "reason", None) == "negative_quantity"
+    tom = answer(("Tom", 3, "feet"), ("pounds", 5), "pounds")
+    assert getattr(tom, "reason", None) == "negative_quantity"
+    debt = answer(("Sam", 5, "dollars"), ("dollars", 8), "dollars")
+    assert isinstance(debt, Answer)
+    assert debt.value == -3
