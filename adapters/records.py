@@ -69,6 +69,9 @@ def detect_format(record: object) -> str:
     """
     if isinstance(record, str):
         return "canonical_text"
+    if isinstance(record, dict) and "input" in record and "expect" in record:  # a bundled lane case
+        fmt = record.get("format")
+        return fmt if isinstance(fmt, str) and fmt in FORMATS else detect_format(record["input"])
     if not isinstance(record, dict):
         raise MathGraphError(
             "malformed_input", f"a record is a JSON object or canonical text, found {type(record).__name__}", "record"
@@ -126,6 +129,18 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
             ``input_too_large``, ``unsafe_expression``, ``state_unset`` …).
     """
     kind = fmt or detect_format(record)
+    if isinstance(record, dict) and "input" in record and "expect" in record:  # a bundled lane case: unwrap it
+        inner = record["input"]
+        if isinstance(inner, str) and kind != "canonical_text":
+            from units._numbers import loads_exact
+
+            try:
+                inner = loads_exact(inner)
+            except UnitRefusal as exc:
+                raise MathGraphError(exc.reason, exc.detail, "input") from None
+        if isinstance(inner, dict):
+            inner = {**inner, **{k: record[k] for k in ("id", "vocab", "policy") if k in record}}
+        record = inner
     if kind not in FORMATS or kind == "equation":
         raise MathGraphError(
             "malformed_input", f"cannot verify format {kind!r:.30}; use one of {list(FORMATS[:4])}", "format"

@@ -443,8 +443,8 @@ class UnitVocabulary:
         detail = "not in en_units_v1"
         if hint:
             detail += f"; did you mean {hint[0]!r}?"
-        if not self._parts.count_nouns:
-            detail += " (count nouns such as 'apples' must be declared with with_count_nouns)"
+        if not self._parts.count_nouns and surface.isalpha() and surface.islower():
+            detail += " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, or bgverify check --count-noun apples=apple)"
         return UnitRefusal("unknown_unit", detail, surface, path)
 
     def dimension(self, surface: object) -> DimensionVector:
@@ -525,7 +525,7 @@ def check_commensurable(a: UnitRef, b: UnitRef) -> None:
         # (year vs day, dollars_per_year vs dollars_per_day): a convention decides.
         raise UnitRefusal(
             "convention_required",
-            "calendar units convert to days or weeks only under a declared convention (with_conventions)",
+            "calendar units convert to days or weeks only under a declared convention (UnitVocabulary.with_conventions, or bgverify check --convention 'year=365 day')",
             (a.surface, b.surface),
         )
     axes = ", ".join(BASE_DIMENSIONS)

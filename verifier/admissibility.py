@@ -179,6 +179,9 @@ class Verdict:
     def __str__(self) -> str:
         return f"admitted {self.unit_proof}" if self.proof is not None else f"refused {self.refusal}"
 
+    def __repr__(self) -> str:
+        return f"Verdict({self})"
+
     def to_json(self) -> dict[str, object]:
         """Plain JSON data."""
         out: dict[str, object] = {"status": self.status, "unit_proof": self.unit_proof}

@@ -33,11 +33,25 @@ def _progress(items: Sequence[_T], total: int, label: str) -> Iterable[_T]:
     return track(items, total=total, description=label, console=None, transient=True)
 
 
+def _prog() -> str:
+    return "python -m verifier" if sys.argv and sys.argv[0].endswith("__main__.py") else "bgverify"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("binding-graph-verifier")
+    except PackageNotFoundError:  # running from a checkout that is not installed
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="bgverify",
+        prog=_prog(),
         description="Verify binding graphs: dimensional admissibility, exact values, answers or typed refusals.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     lanes = sub.add_parser(
         "lanes",
@@ -58,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         "check",
         help="verify every graph in a JSON, JSONL or canonical-text file",
         description="Verify every record of FILE (JSON object or list, JSONL, or canonical S/F/E/U text); one line per equation and per answer. Exit 1 if anything was refused.",
+        epilog="Input formats, operation kinds, question forms and refusal reasons: docs/formats.md.",
     )
     check.add_argument("file", metavar="FILE")
     check.add_argument(
@@ -73,7 +88,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SURFACE=LEMMA",
         help="declare a count noun, e.g. apples=apple (repeatable)",
     )
-    check.add_argument("--convention", metavar="UNIT=AMOUNT", help="declare a calendar convention, e.g. 'year=365 day'")
+    check.add_argument(
+        "--convention",
+        action="append",
+        default=[],
+        metavar="UNIT=AMOUNT",
+        help="declare the calendar convention, e.g. 'year=365 day' (one anchor fixes every calendar unit)",
+    )
     check.add_argument(
         "--policy",
         choices=["count_exact", "integer"],
@@ -133,18 +154,25 @@ def _vocab(args: argparse.Namespace) -> object:
     vocab = default_vocabulary()
     try:
         if args.count_noun:
-            nouns = {}
+            nouns: dict[str, str] = {}
             for item in args.count_noun:
                 surface, sep, lemma = item.partition("=")
                 if not sep or not surface or not lemma:
                     raise _Usage(f"--count-noun takes SURFACE=LEMMA, found {item!r}")
+                if nouns.get(surface, lemma) != lemma:
+                    raise _Usage(f"--count-noun {surface} is declared twice ({nouns[surface]} and {lemma})")
                 nouns[surface] = lemma
             vocab = vocab.with_count_nouns(nouns)
         if args.convention:
-            key, sep, amount = args.convention.partition("=")
-            if not sep:
-                raise _Usage(f"--convention takes UNIT=AMOUNT, found {args.convention!r}")
-            vocab = vocab.with_conventions({key: amount})
+            conventions: dict[str, str] = {}
+            for item in args.convention:
+                key, sep, amount = item.partition("=")
+                if not sep:
+                    raise _Usage(f"--convention takes UNIT=AMOUNT, found {item!r}")
+                conventions[key] = amount
+            if len(args.convention) > 1:
+                raise _Usage("declare exactly one --convention: one calendar anchor fixes every calendar unit")
+            vocab = vocab.with_conventions(conventions)
     except UnitRefusal as exc:
         raise _Usage(f"bad declaration: {exc}") from None
     return vocab

@@ -653,6 +653,13 @@ class BindingGraph:
         if cycle:
             raise _fail("dependency cycle: " + " -> ".join(cycle), "equations")
 
+    def __repr__(self) -> str:
+        unknowns = ", ".join(u.symbol_id for u in self.unknowns) or "none"
+        return (
+            f"BindingGraph({len(self.symbols)} symbols, {len(self.facts)} facts, {len(self.equations)} equations, "
+            f"unknowns: {unknowns})"
+        )
+
     def _known(self, symbol_id: str, path: str) -> None:
         if symbol_id not in self._by_id:
             raise _fail(f"{symbol_id!r} names no symbol of the graph", path)

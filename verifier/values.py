@@ -42,11 +42,12 @@ SCALING_KINDS: Final[frozenset[str]] = frozenset(
 QUOTIENT_KINDS: Final[frozenset[str]] = frozenset({"divide", "unit_partition", "fraction_portion"})
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
 _NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
-    DimensionVector.from_axes(axes)
-    for axes in ({"length": 1}, {"length": 2}, {"length": 3}, {"mass": 1}, {"time": 1})
+    DimensionVector.from_axes(axes) for axes in ({"length": 1}, {"length": 2}, {"length": 3}, {"mass": 1}, {"time": 1})
 )
 """Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
-_KIND_KEEPING: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide", "fraction_portion"})
+_KIND_KEEPING: Final[frozenset[str]] = frozenset(
+    {"add", "subtract", "transfer", "multiply", "divide", "fraction_portion"}
+)
 """Operations whose result is the same kind of holding as the state they update (SPEC §5)."""
 
 
@@ -337,7 +338,10 @@ class _Solver:
                 reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
                 return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
         elif ref is not None and value < 0 and ref.dimension in _NON_NEGATIVE:
-            return Refusal("negative_quantity", f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative")
+            return Refusal(
+                "negative_quantity",
+                f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
+            )
         return None
 
     # ------------------------------------------------------------ facts
@@ -706,7 +710,8 @@ class _Solver:
         for debit, actor in debits:
             amount = -debit.rhs.as_coeff_Add()[0] if isinstance(debit.rhs, sympy.Add) else -debit.rhs
             matched = any(
-                owner != actor and (credit.rhs.as_coeff_Add()[0] if isinstance(credit.rhs, sympy.Add) else credit.rhs) == amount
+                owner != actor
+                and (credit.rhs.as_coeff_Add()[0] if isinstance(credit.rhs, sympy.Add) else credit.rhs) == amount
                 and credit.literal_unit == debit.literal_unit
                 for credit, owner in credits
             )

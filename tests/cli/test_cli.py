@@ -147,4 +147,32 @@ def test_python_dash_m_verifier() -> None:
         [sys.executable, "-m", "verifier", "--help"], capture_output=True, text=True, check=False, timeout=60
     )
     assert proc.returncode == 0
-    assert "bgverify" in proc.stdout
+    assert proc.stdout.startswith("usage: python -m verifier")
+
+
+def test_check_reads_bundled_lane_cases() -> None:
+    """check accepts the bundled lane files (their input, vocab and policy are unwrapped)."""
+    lanes = Path(__file__).resolve().parents[2] / "evals" / "lanes"
+    code, text = run(["check", str(lanes / "relational.jsonl")])
+    assert code == 1  # the lane holds expected refusals
+    assert "(relational-001) [relational]" in text
+    code, text = run(["crosscheck", str(lanes / "crosscheck.jsonl")])
+    assert code == 0
+
+
+def test_conventions_and_count_nouns_are_not_silently_overridden(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two --convention anchors, or one noun declared twice, are usage errors (exit 2), not a silent last-wins."""
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(GRAPH))
+    assert run(["check", str(path), "--convention", "year=365 day", "--convention", "month=30 day"])[0] == 2
+    assert run(["check", str(path), "--count-noun", "apples=apple", "--count-noun", "apples=item"])[0] == 2
+    assert "declared twice" in capsys.readouterr().err
+
+
+def test_version() -> None:
+    """--version prints the installed version."""
+    with pytest.raises(SystemExit) as info:
+        main(["--version"], out=io.StringIO())
+    assert info.value.code == 0

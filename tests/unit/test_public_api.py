@@ -8,16 +8,50 @@ import verifier
 import verifier.crosscheck
 from verifier import REFUSAL_REASONS
 
-SPEC_UNITS = {"BASE_DIMENSIONS", "DimensionVector", "UnitVocabulary", "UnitRef", "UnitRefusal", "default_vocabulary", "load_lexicon"}
+SPEC_UNITS = {
+    "BASE_DIMENSIONS",
+    "DimensionVector",
+    "UnitVocabulary",
+    "UnitRef",
+    "UnitRefusal",
+    "default_vocabulary",
+    "load_lexicon",
+}
 SPEC_ADAPTERS = {
-    "MathProblemGraph", "Quantity", "Rate", "Comparison", "PartitionChunk", "FractionPortion", "InitialPossession",
-    "Operation", "Unknown", "MathGraphError", "graph_from_dict", "bind_math_problem_graph", "bind_relations",
+    "MathProblemGraph",
+    "Quantity",
+    "Rate",
+    "Comparison",
+    "PartitionChunk",
+    "FractionPortion",
+    "InitialPossession",
+    "Operation",
+    "Unknown",
+    "MathGraphError",
+    "graph_from_dict",
+    "bind_math_problem_graph",
+    "bind_relations",
     "parse_canonical_text",
 }
 SPEC_VERIFIER = {
-    "BindingGraph", "SymbolBinding", "BoundFact", "BoundEquation", "BoundUnknown", "BoundConstraint", "SourceSpanLink",
-    "OperationIndex", "BindingGraphError", "check_equation", "verify", "Verdict", "UnitProof", "Refusal", "GraphReport",
-    "Value", "Answer", "REFUSAL_REASONS",
+    "BindingGraph",
+    "SymbolBinding",
+    "BoundFact",
+    "BoundEquation",
+    "BoundUnknown",
+    "BoundConstraint",
+    "SourceSpanLink",
+    "OperationIndex",
+    "BindingGraphError",
+    "check_equation",
+    "verify",
+    "Verdict",
+    "UnitProof",
+    "Refusal",
+    "GraphReport",
+    "Value",
+    "Answer",
+    "REFUSAL_REASONS",
 }
 OURS_ADAPTERS = {"RecordedVerdict", "read_json"}  # beyond the SPEC: the parser's record type and the exact JSON reader
 
@@ -44,15 +78,40 @@ def test_crosscheck_public_names() -> None:
 
 def test_refusal_vocabulary_is_closed_and_pinned() -> None:
     """REFUSAL_REASONS holds exactly these reasons (SPEC §6 plus the upstream ones): adding one changes this test."""
-    assert sorted(REFUSAL_REASONS) == sorted({
-        "unit_mismatch", "unknown_unit", "unit_unbound", "unknown_symbol", "unknown_operation", "operand_arity",
-        "rate_form_invalid", "incommensurable_units", "offset_unit_arithmetic", "convention_required",
-        "not_a_math_problem_graph", "unknown_entity_not_in_entities", "apply_rate_unit_mismatch",
-        "unmappable_question_form", "non_exact_division", "division_by_zero", "negative_count", "negative_quantity",
-        "non_integer_count", "underdetermined", "inconsistent", "nonlinear", "refused_dependency",
-        "value_out_of_range", "state_unset", "redeclared_state", "ambiguous_reference", "malformed_input",
-        "unsafe_expression", "input_too_large",
-    })
+    assert sorted(REFUSAL_REASONS) == sorted(
+        {
+            "unit_mismatch",
+            "unknown_unit",
+            "unit_unbound",
+            "unknown_symbol",
+            "unknown_operation",
+            "operand_arity",
+            "rate_form_invalid",
+            "incommensurable_units",
+            "offset_unit_arithmetic",
+            "convention_required",
+            "not_a_math_problem_graph",
+            "unknown_entity_not_in_entities",
+            "apply_rate_unit_mismatch",
+            "unmappable_question_form",
+            "non_exact_division",
+            "division_by_zero",
+            "negative_count",
+            "negative_quantity",
+            "non_integer_count",
+            "underdetermined",
+            "inconsistent",
+            "nonlinear",
+            "refused_dependency",
+            "value_out_of_range",
+            "state_unset",
+            "redeclared_state",
+            "ambiguous_reference",
+            "malformed_input",
+            "unsafe_expression",
+            "input_too_large",
+        }
+    )
 
 
 def test_every_reason_is_documented_with_its_stage() -> None:

@@ -1266,7 +1266,9 @@ def test_negative_physical_holdings_are_refused_money_is_not() -> None:
         data = {
             "entities": [initial[0]],
             "initial_state": [{"entity": initial[0], "quantity": {"unit": initial[2], "value": initial[1]}}],
-            "operations": [{"actor": initial[0], "kind": "subtract", "operand": {"unit": operand[0], "value": operand[1]}}],
+            "operations": [
+                {"actor": initial[0], "kind": "subtract", "operand": {"unit": operand[0], "value": operand[1]}}
+            ],
             "unknown": {"entity": initial[0], "unit": asked},
         }
         (result,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
