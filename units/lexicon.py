@@ -186,6 +186,8 @@ def _read_jsonl(path: Path | None, text: str | None, label: str) -> Iterator[tup
             size = path.stat().st_size
         except OSError as exc:
             raise UnitRefusal("malformed_input", f"cannot read: {exc.strerror}", str(path)) from None
+        if not path.is_file():
+            raise UnitRefusal("malformed_input", "not a regular file", str(path))
         if size > MAX_FILE_BYTES:
             raise UnitRefusal("input_too_large", f"file larger than {MAX_FILE_BYTES} bytes", str(path))
         try:

@@ -120,7 +120,11 @@ class UnitVocabulary:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
         self._parts = parts
         self._lock = threading.Lock()
-        self._registry = build_registry(parts.conversions)
+        _check_definitions(parts.conversions)
+        try:
+            self._registry = build_registry(parts.conversions)
+        except Exception as exc:  # pint's own parse errors: a definition it cannot read is our input error
+            raise UnitRefusal("malformed_input", f"the registry cannot define these units: {exc}", "conversions") from None
         self._axis: dict[str, str] = {
             f"[{c.base_dimension}]": c.axis or "" for c in parts.conversions.values() if c.base_dimension
         }
@@ -508,6 +512,39 @@ class UnitVocabulary:
         if self._parts.conventions:
             parts.append("conventions: " + ", ".join(f"{k}={v}" for k, v in self._parts.conventions))
         return f"UnitVocabulary({self._parts.lexicon.source}: {'; '.join(parts)})"
+
+
+RESERVED_NAMES: Final[frozenset[str]] = frozenset({"dimensionless", "nan", "inf", "infinity", "none", "true", "false", "per"})
+"""Names no lemma or base dimension may take (pint reads them as numbers or keywords)."""
+
+
+def _check_definitions(conversions: Mapping[str, Conversion]) -> None:
+    """Refuse definitions that would merge kinds: one lemma per base dimension, no base named like a lemma of another kind.
+
+    A second base of ``length`` (or a count noun named ``length``) would make that unit
+    the same kind as the meter with factor 1: a wrong answer, so it is refused.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` naming the lemma.
+    """
+    owner: dict[str, str] = {}
+    for lemma, conv in conversions.items():
+        if lemma.lower() in RESERVED_NAMES or (conv.base_dimension or "").lower() in RESERVED_NAMES:
+            raise UnitRefusal("malformed_input", "a reserved name cannot be a unit or a dimension", lemma, "conversions")
+        if conv.base_dimension is None:
+            continue
+        if conv.base_dimension in owner:
+            raise UnitRefusal(
+                "malformed_input",
+                f"base dimension [{conv.base_dimension}] is already the base of {owner[conv.base_dimension]!r}; "
+                "two bases of one dimension would convert at factor 1",
+                lemma,
+                "conversions",
+            )
+        owner[conv.base_dimension] = lemma
+    for base, lemma in owner.items():
+        if base in conversions and base != lemma and conversions[base].base_dimension != base:
+            raise UnitRefusal("malformed_input", f"dimension [{base}] is named like the unit {base!r} of another kind", base, "conversions")
 
 
 def check_commensurable(a: UnitRef, b: UnitRef) -> None:

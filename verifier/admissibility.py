@@ -385,6 +385,9 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     kind = eq.operation_kind
     if kind not in OPERATION_KINDS:
         raise _Refuse("unknown_operation", f"{kind!r} is not one of {', '.join(OPERATION_KINDS)}")
+    problem = _shape_problem(eq)
+    if problem:
+        raise _Refuse("operand_arity", f"the right-hand side {eq.rhs_canonical} is not the shape {kind} takes: {problem}")
     deps = [_operand(vocab, table, dep) for dep in sorted(eq.dependencies)]
     literal = None
     if eq.literal_unit is not None:
@@ -406,6 +409,65 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
         "fraction_portion": _fraction_portion,
     }[kind]
     return handler(eq, deps, literal, lhs_ref, vocab)
+
+
+def _linear(rhs: sympy.Expr) -> dict[str, sympy.Rational] | None:
+    """Coefficients of a sum of (rational × symbol) terms and a constant (``"1"``), or None for any other shape."""
+    out: dict[str, sympy.Rational] = {}
+    for term in sympy.Add.make_args(rhs):
+        if isinstance(term, sympy.Rational):
+            out["1"] = term
+            continue
+        coeff, rest = term.as_coeff_Mul()
+        if not isinstance(rest, sympy.Symbol) or not isinstance(coeff, sympy.Rational):
+            return None
+        out[rest.name] = coeff
+    return out
+
+
+def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
+    """``(coefficient, {symbol: power})`` of a product of symbol powers, or None for any other shape."""
+    coeff, rest = rhs.as_coeff_Mul()
+    if not isinstance(coeff, sympy.Rational):
+        return None
+    powers: dict[str, int] = {}
+    for factor in sympy.Mul.make_args(rest):
+        if isinstance(factor, sympy.Symbol):
+            powers[factor.name] = 1
+        elif isinstance(factor, sympy.Pow) and isinstance(factor.base, sympy.Symbol) and isinstance(factor.exp, sympy.Integer):
+            powers[factor.base.name] = int(factor.exp)
+        elif not (isinstance(factor, sympy.Rational) and factor == 1):
+            return None
+    return coeff, powers
+
+
+def _shape_problem(eq: BoundEquation) -> str:
+    """Why the right-hand side is not the expression its kind computes (``""`` when it is).
+
+    The proof speaks of operands; the value comes from the expression.  They must agree,
+    or a product labelled ``add`` would be admitted as a sum (SPEC §4 table).
+    """
+    kind = eq.operation_kind
+    if kind in ADDITIVE_KINDS:
+        terms = _linear(eq.rhs)
+        if terms is None or any(abs(c) != 1 for name, c in terms.items() if name != "1"):
+            return "a sum of operands, each with sign + or -, and a constant"
+        return ""
+    shape = _monomial(eq.rhs)
+    if shape is None:
+        return "a product of operands"
+    coeff, powers = shape
+    if kind == "divide" and len(powers) == 2:
+        ok = sorted(powers.values()) == [-1, 1] and all((p == -1) == n.endswith(DIVISOR_SUFFIX) for n, p in powers.items())
+        return "" if ok and coeff == 1 else f"dividend / *{DIVISOR_SUFFIX}"
+    if kind == "unit_partition" and len(powers) == 2:
+        ok = sorted(powers.values()) == [-1, 1] and all((p == -1) == n.endswith(CHUNK_SUFFIX) for n, p in powers.items())
+        return "" if ok and coeff == 1 else f"state / *{CHUNK_SUFFIX}"
+    if any(p != 1 for p in powers.values()):
+        return "each operand to the first power"
+    if kind == "apply_rate" and coeff != 1:
+        return "rate × quantity, with no other number"
+    return ""
 
 
 def _proof(
@@ -509,7 +571,7 @@ def _multiply(
             parts.append((op, "state", op.dimension, _ONE))
             continue
         factor = _ONE
-        if op.ref is not None and op.ref.kind == () and not op.symbol_id.endswith(MULTIPLICAND_SUFFIX):
+        if op.ref is not None and op.ref.kind == ():
             factor = op.ref.scale  # a dimensionless unit such as percent: 50 % scales by 1/2
         elif op.ref is not None and op.ref.kind != ():
             _same_kind(state, op)  # the label names the state scaled (SPEC §5)

@@ -17,6 +17,9 @@ from typing import TextIO, TypeVar
 
 _T = TypeVar("_T")
 
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""Largest input file ``check`` reads."""
+
 PROGRESS_THRESHOLD = 200
 """Runs with more items than this show a progress bar (on a terminal only)."""
 
@@ -116,6 +119,12 @@ def _records(path: Path) -> Iterator[tuple[str, object]]:
     from units import UnitRefusal
     from units._numbers import loads_exact
 
+    if not path.exists():
+        raise _Usage(f"{path}: no such file")
+    if not path.is_file():
+        raise _Usage(f"{path}: not a regular file")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise _Usage(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -230,8 +239,12 @@ def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
     from verifier.crosscheck import crosscheck_file
 
     path = Path(args.file)
-    if not path.is_file():
+    if not path.exists():
         raise _Usage(f"{path}: no such file")
+    if not path.is_file():
+        raise _Usage(f"{path}: not a regular file")
+    if not path.read_text(encoding="utf-8", errors="replace").strip():
+        raise _Usage(f"{path}: the file is empty")
     try:
         report = crosscheck_file(path)
     except MathGraphError as exc:

@@ -501,8 +501,14 @@ REFUSED: dict[str, Refuse] = {
     ),
     "apply-rate-celsius": Refuse("apply_rate", "q:dollars_per_hour:rate d:Celsius", "q*d", "offset_unit_arithmetic"),
     "apply-rate-literal-unit": Refuse(
-        "apply_rate", "q:dollar_per_hour:rate d:hour", "q*d + 1", "unit_mismatch", literal="dollar"
+        "apply_rate", "q:dollar_per_hour:rate d:hour", "q*d", "unit_mismatch", literal="dollar"
     ),
+    "apply-rate-sum-shape": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour", "q*d + 1", "operand_arity", literal="dollar"),
+    "add-product-shape": Refuse("add", "x:feet y:feet", "x*y", "operand_arity"),
+    "add-square-shape": Refuse("add", "x:feet", "x**2", "operand_arity"),
+    "compare-multiplicative-sum-shape": Refuse("compare_multiplicative", "b:feet", "b + 5", "operand_arity"),
+    "apply-rate-sum-of-operands": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour", "q + d", "operand_arity"),
+    "divide-upside-down": Refuse("divide", "a:dollar op_000__divisor:hour", "op_000__divisor/a", "operand_arity"),
     "apply-rate-lhs-length": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour r:foot", "q*d", "unit_mismatch"),
     "compare-multiplicative-two-deps": Refuse("compare_multiplicative", "a:item b:item", "a*b", "operand_arity"),
     "compare-multiplicative-no-deps": Refuse("compare_multiplicative", "", "3", "operand_arity"),

@@ -140,7 +140,7 @@ def load_records(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def build(record: dict[str, Any]) -> tuple[BoundEquation, list[SymbolBinding]]:
-    """The equation and symbols of a record (rhs: sum of deps for additive kinds, else product).
+    """The equation and symbols of a record (rhs: sum of deps for additive kinds, dividend / divisor, else product).
 
     Upstream's apply_rate records reuse the lhs id ``r`` for the rate symbol; the lhs then sits in
     its own rhs, which check_equation reads as "no separate lhs unit" (no graph is built here).
@@ -157,7 +157,13 @@ def build(record: dict[str, Any]) -> tuple[BoundEquation, list[SymbolBinding]]:
         for s in record["symbols"]
     ]
     deps = [symbol(s.symbol_id) for s in symbols]
-    rhs = sympy.Add(*deps) if record["operation_kind"] in ADDITIVE_KINDS else sympy.Mul(*deps)
+    divisors = [d for d in deps if d.name.endswith("__divisor")]
+    if record["operation_kind"] in ADDITIVE_KINDS:
+        rhs = sympy.Add(*deps)
+    elif record["operation_kind"] == "divide" and len(deps) == 2 and len(divisors) == 1:
+        rhs = next(d for d in deps if d is not divisors[0]) / divisors[0]
+    else:
+        rhs = sympy.Mul(*deps)
     equation = BoundEquation.create(
         lhs_symbol_id=record["lhs_symbol_id"],
         rhs=rhs,
