@@ -284,12 +284,20 @@ def _rhs(
         value = rational(exact(qty["num"], where))
         if kind == "add":
             return state + value, qty["unit"]
+        if kind == "transfer" and (call["target"] == actor or not _is_entity(call["target"], by_id)):
+            raise MathGraphError(
+                "malformed_input",
+                f"transfer({actor}->{call['target']}): the target must be another entity of the graph",
+                where,
+            )
         if kind in ("subtract", "transfer"):
             return state - value, qty["unit"]
         if kind == "multiply":
             scalar = _suffixed(deps, "__multiplicand")
             return (state * symbol(scalar) if scalar else state * value), None
         divisor = _suffixed(deps, "__divisor")
+        if divisor is None and value == 0:
+            raise MathGraphError("division_by_zero", "divide(...) by the literal 0", where)
         return (state / symbol(divisor) if divisor else state / value), None
     if kind == "apply_rate":
         rate = _suffixed(deps, "__rate")
@@ -317,6 +325,12 @@ def _rhs(
             return ref + sign * rational(exact(qty["num"], where)), qty["unit"]
         return rational(exact(cmp["val"], where)) * ref, None
     raise MathGraphError("unsafe_expression", f"unknown call form {kind}(...)", where)
+
+
+def _is_entity(name: str | None, by_id: dict[str, SymbolBinding]) -> bool:
+    return name is not None and any(
+        s.semantic_role == "entity" and (s.entity or s.name) == name for s in by_id.values()
+    )
 
 
 def _single_state(entity: str, by_id: dict[str, SymbolBinding], where: str) -> str:

@@ -10,7 +10,9 @@ the upstream adapter's: ``entity_<slug>``, ``q_<entity>_<unit>_t0``,
 ``op_<NNN>__rate``, ``unknown_<scope>_<unit>``.  New ones, in the same style:
 
 * ``op_<NNN>_target_result`` — the transfer target's new state;
-* ``op_<NNN>__chunk`` — the chunk of a ``unit_partition``.
+* ``op_<NNN>__chunk`` — the chunk of a ``unit_partition``;
+* ``op_<NNN>__share`` — the share of a count that a ``fraction_portion`` leaves (``1 - n/d``;
+  a symbol, so that using all of it still reads the count).
 
 Unlike the upstream adapter, each operation reads the actor's *current* state
 (the previous result), a transfer defines the target's new state too, every
@@ -597,8 +599,11 @@ class _Binder:
             )
         state = self.state[(op.actor, latest[0])]
         keep = 1 - operand.numerator / operand.denominator
+        share = f"op_{i:03d}__share"
+        self.add_symbol(share, f"op{i}.share", "ratio", None, None)
+        self.add_fact(share, keep, None, f"op{i}.share")
         self.add_symbol(result, label, "count", op.actor, state[1])
-        self.add_equation(result, rational(keep) * symbol(state[0]), op.kind, label)
+        self.add_equation(result, symbol(share) * symbol(state[0]), op.kind, label)
         self.set_state(op.actor, state[1], result)
 
     def comparison(self, op: Operation, operand: Comparison, *, result: str, label: str, where: str) -> None:

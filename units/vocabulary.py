@@ -124,7 +124,9 @@ class UnitVocabulary:
         try:
             self._registry = build_registry(parts.conversions)
         except Exception as exc:  # pint's own parse errors: a definition it cannot read is our input error
-            raise UnitRefusal("malformed_input", f"the registry cannot define these units: {exc}", "conversions") from None
+            raise UnitRefusal(
+                "malformed_input", f"the registry cannot define these units: {exc}", "conversions"
+            ) from None
         self._axis: dict[str, str] = {
             f"[{c.base_dimension}]": c.axis or "" for c in parts.conversions.values() if c.base_dimension
         }
@@ -514,7 +516,9 @@ class UnitVocabulary:
         return f"UnitVocabulary({self._parts.lexicon.source}: {'; '.join(parts)})"
 
 
-RESERVED_NAMES: Final[frozenset[str]] = frozenset({"dimensionless", "nan", "inf", "infinity", "none", "true", "false", "per"})
+RESERVED_NAMES: Final[frozenset[str]] = frozenset(
+    {"dimensionless", "nan", "inf", "infinity", "none", "true", "false", "per"}
+)
 """Names no lemma or base dimension may take (pint reads them as numbers or keywords)."""
 
 
@@ -530,7 +534,9 @@ def _check_definitions(conversions: Mapping[str, Conversion]) -> None:
     owner: dict[str, str] = {}
     for lemma, conv in conversions.items():
         if lemma.lower() in RESERVED_NAMES or (conv.base_dimension or "").lower() in RESERVED_NAMES:
-            raise UnitRefusal("malformed_input", "a reserved name cannot be a unit or a dimension", lemma, "conversions")
+            raise UnitRefusal(
+                "malformed_input", "a reserved name cannot be a unit or a dimension", lemma, "conversions"
+            )
         if conv.base_dimension is None:
             continue
         if conv.base_dimension in owner:
@@ -544,7 +550,12 @@ def _check_definitions(conversions: Mapping[str, Conversion]) -> None:
         owner[conv.base_dimension] = lemma
     for base, lemma in owner.items():
         if base in conversions and base != lemma and conversions[base].base_dimension != base:
-            raise UnitRefusal("malformed_input", f"dimension [{base}] is named like the unit {base!r} of another kind", base, "conversions")
+            raise UnitRefusal(
+                "malformed_input",
+                f"dimension [{base}] is named like the unit {base!r} of another kind",
+                base,
+                "conversions",
+            )
 
 
 def check_commensurable(a: UnitRef, b: UnitRef) -> None:

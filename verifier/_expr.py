@@ -109,6 +109,8 @@ class _Parser:
         while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ("*", "/"):
             self.take()
             right = self.unary()
+            if tok[1] == "/" and isinstance(right, sympy.Rational) and right == 0:
+                raise BindingGraphError("division_by_zero", "division by the literal 0", self.path)
             value = value * right if tok[1] == "*" else value / right
         return value
 

@@ -35,6 +35,7 @@ ADDITIVE_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer"
 MULTIPLICAND_SUFFIX: Final[str] = "__multiplicand"
 DIVISOR_SUFFIX: Final[str] = "__divisor"
 CHUNK_SUFFIX: Final[str] = "__chunk"
+SHARE_SUFFIX: Final[str] = "__share"
 """Symbol-id conventions (ADR-0133/0134): scalars of multiply, divisors of divide, chunks of unit_partition."""
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
@@ -387,7 +388,9 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
         raise _Refuse("unknown_operation", f"{kind!r} is not one of {', '.join(OPERATION_KINDS)}")
     problem = _shape_problem(eq)
     if problem:
-        raise _Refuse("operand_arity", f"the right-hand side {eq.rhs_canonical} is not the shape {kind} takes: {problem}")
+        raise _Refuse(
+            "operand_arity", f"the right-hand side {eq.rhs_canonical} is not the shape {kind} takes: {problem}"
+        )
     deps = [_operand(vocab, table, dep) for dep in sorted(eq.dependencies)]
     literal = None
     if eq.literal_unit is not None:
@@ -412,7 +415,7 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
 
 
 def _linear(rhs: sympy.Expr) -> dict[str, sympy.Rational] | None:
-    """Coefficients of a sum of (rational × symbol) terms and a constant (``"1"``), or None for any other shape."""
+    """Coefficients of a sum of (rational * symbol) terms and a constant (``"1"``), or None for any other shape."""
     out: dict[str, sympy.Rational] = {}
     for term in sympy.Add.make_args(rhs):
         if isinstance(term, sympy.Rational):
@@ -434,7 +437,11 @@ def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
     for factor in sympy.Mul.make_args(rest):
         if isinstance(factor, sympy.Symbol):
             powers[factor.name] = 1
-        elif isinstance(factor, sympy.Pow) and isinstance(factor.base, sympy.Symbol) and isinstance(factor.exp, sympy.Integer):
+        elif (
+            isinstance(factor, sympy.Pow)
+            and isinstance(factor.base, sympy.Symbol)
+            and isinstance(factor.exp, sympy.Integer)
+        ):
             powers[factor.base.name] = int(factor.exp)
         elif not (isinstance(factor, sympy.Rational) and factor == 1):
             return None
@@ -458,15 +465,19 @@ def _shape_problem(eq: BoundEquation) -> str:
         return "a product of operands"
     coeff, powers = shape
     if kind == "divide" and len(powers) == 2:
-        ok = sorted(powers.values()) == [-1, 1] and all((p == -1) == n.endswith(DIVISOR_SUFFIX) for n, p in powers.items())
+        ok = sorted(powers.values()) == [-1, 1] and all(
+            (p == -1) == n.endswith(DIVISOR_SUFFIX) for n, p in powers.items()
+        )
         return "" if ok and coeff == 1 else f"dividend / *{DIVISOR_SUFFIX}"
     if kind == "unit_partition" and len(powers) == 2:
-        ok = sorted(powers.values()) == [-1, 1] and all((p == -1) == n.endswith(CHUNK_SUFFIX) for n, p in powers.items())
+        ok = sorted(powers.values()) == [-1, 1] and all(
+            (p == -1) == n.endswith(CHUNK_SUFFIX) for n, p in powers.items()
+        )
         return "" if ok and coeff == 1 else f"state / *{CHUNK_SUFFIX}"
     if any(p != 1 for p in powers.values()):
         return "each operand to the first power"
     if kind == "apply_rate" and coeff != 1:
-        return "rate × quantity, with no other number"
+        return "rate * quantity, with no other number"
     return ""
 
 
@@ -743,14 +754,18 @@ def _unit_partition(
 def _fraction_portion(
     eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
 ) -> UnitProof:
-    if len(deps) != 1:
+    shares = [op for op in deps if op.symbol_id.endswith(SHARE_SUFFIX) and op.ref is None]
+    states = [op for op in deps if op not in shares]
+    if len(states) != 1 or len(shares) > 1:
         raise _Refuse(
-            "operand_arity", f"fraction_portion takes exactly one count (its referent); found {len(deps)} dependencies"
+            "operand_arity",
+            f"fraction_portion takes one count (its referent) and at most one unitless *{SHARE_SUFFIX}; found {len(deps)} dependencies",
         )
-    (state,) = deps
+    (state,) = states
     if state.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")
-    return _proof(eq, [(state, "state", state.dimension, _ONE)], state.ref, state.dimension, lhs_ref)
+    parts = [(state, "state", state.dimension, _ONE), *((share, "scalar", DIMENSIONLESS, _ONE) for share in shares)]
+    return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), state.ref, state.dimension, lhs_ref)
 
 
 def _frac(value: Fraction) -> str:

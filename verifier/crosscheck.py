@@ -27,6 +27,7 @@ from typing import Final
 
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from verifier.admissibility import Verdict, check_equation
+from verifier.errors import BindingGraphError
 from verifier.model import BindingGraph, BoundEquation, SymbolBinding
 
 CATEGORIES: Final[dict[str, str]] = {
@@ -341,7 +342,8 @@ def crosscheck(
 
     Raises:
         adapters.MathGraphError: canonical text that does not parse.
-        TypeError: a subject that is neither text nor a BindingGraph, or a graph without ``theirs``.
+        BindingGraphError: ``malformed_input`` for a subject that is neither text nor a
+            BindingGraph, a graph without ``theirs``, or outcomes that are not strings.
     """
     voc = vocab if vocab is not None else default_vocabulary()
     if isinstance(subject, str):
@@ -353,9 +355,15 @@ def crosscheck(
             _pairs(graph, outcomes, voc, case_id, {k: v.dependencies for k, v in recorded.items()})
         )
     if not isinstance(subject, BindingGraph):
-        raise TypeError(f"crosscheck takes canonical text or a BindingGraph, found {type(subject).__name__}")
+        raise BindingGraphError(
+            "malformed_input",
+            f"crosscheck takes canonical text or a BindingGraph, found {type(subject).__name__}",
+            "subject",
+        )
     if theirs is None:
-        raise TypeError("a BindingGraph needs the other side's outcomes or a reference callable")
+        raise BindingGraphError(
+            "malformed_input", "a BindingGraph needs the other side's outcomes or a reference callable", "theirs"
+        )
     if callable(theirs):
         symbols = subject.symbol_map
         outcomes = {}
@@ -368,6 +376,10 @@ def crosscheck(
             except Exception as exc:
                 outcomes[eq.lhs_symbol_id] = f"crash: {type(exc).__name__}: {exc}"
         return CrosscheckReport.from_pairs(_pairs(subject, outcomes, voc, case_id, None))
+    if not isinstance(theirs, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in theirs.items()):
+        raise BindingGraphError(
+            "malformed_input", "the other side's outcomes map lhs ids to proof strings or refusal reasons", "theirs"
+        )
     return CrosscheckReport.from_pairs(_pairs(subject, dict(theirs), voc, case_id, None))
 
 
@@ -452,7 +464,13 @@ def crosscheck_file(path: str | Path, *, vocab: UnitVocabulary | None = None) ->
     from adapters.records import equation_from_record
 
     voc = vocab if vocab is not None else default_vocabulary()
+    if not isinstance(path, (str, Path)) or not str(path):
+        raise MathGraphError(
+            "malformed_input", f"path must be a non-empty str or Path, found {type(path).__name__}", "path"
+        )
     file = Path(path)
+    if not file.is_file():
+        raise MathGraphError("malformed_input", f"{file} is not a regular file", str(file))
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

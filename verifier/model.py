@@ -57,6 +57,8 @@ MAX_TEXT_CHARS: Final[int] = 512
 MAX_GRAPH_ITEMS: Final[int] = 5000
 """Most symbols (and most equations) one graph may hold (``input_too_large`` beyond)."""
 
+_FIELD_TOKEN: Final = re.compile(r"(?:^|\s)[a-z_]+=")
+"""A ``key=`` token: names, entities and units may not contain one (the canonical lines are keyed by them)."""
 _SOURCE_ID: Final = re.compile(r"[A-Za-z0-9_.:/\-]+")
 _PREDICATE: Final = re.compile(
     r"(?P<sym>[A-Za-z_][A-Za-z0-9_]*) (?P<op>>=|<=|==|!=|>|<) (?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?)|integer\((?P<isym>[A-Za-z_][A-Za-z0-9_]*)\)"
@@ -76,6 +78,8 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
         raise _fail(f"longer than {MAX_TEXT_CHARS} characters", path, "input_too_large")
     if any(ch in value for ch in "\n\r\t\x00") or value != value.strip():
         raise _fail(f"must be one trimmed line of text: {value!r:.60}", path)
+    if value == "None" or _FIELD_TOKEN.search(value):
+        raise _fail(f"{value!r:.60} would be misread in the canonical line format ('None' or a ' key=' token)", path)
 
 
 def _ident(value: object, path: str) -> None:

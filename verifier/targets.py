@@ -52,8 +52,10 @@ class QuestionTargetError(ValueError):
 
 
 def entities(graph: BindingGraph) -> tuple[str, ...]:
-    """Entity names of the graph (symbols with role ``entity``), in introduction order."""
-    return tuple(dict.fromkeys(s.entity or s.name for s in graph.symbols if s.semantic_role == "entity"))
+    """Entity names of the graph, in introduction order: every ``entity`` symbol, then any other owner named by a symbol."""
+    named = [s.entity or s.name for s in graph.symbols if s.semantic_role == "entity"]
+    owners = [s.entity for s in graph.symbols if s.entity is not None and s.semantic_role != "unknown"]
+    return tuple(dict.fromkeys([*named, *owners]))
 
 
 def resolve_state_index(graph: BindingGraph) -> StateIndex:

@@ -45,6 +45,7 @@ _NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
     DimensionVector.from_axes(axes) for axes in ({"length": 1}, {"length": 2}, {"length": 3}, {"mass": 1}, {"time": 1})
 )
 """Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
+_TEMPERATURE: Final[DimensionVector] = DimensionVector.from_axes({"temperature": 1})
 _KIND_KEEPING: Final[frozenset[str]] = frozenset(
     {"add", "subtract", "transfer", "multiply", "divide", "fraction_portion"}
 )
@@ -268,7 +269,8 @@ class _Solver:
         self.trace: list[TraceStep] = []
         self.verdicts: dict[str, Verdict] = {}
         self.by_lhs: dict[str, BoundEquation] = {eq.lhs_symbol_id: eq for eq in graph.equations}
-        self._reads: dict[str, frozenset[str]] = {}
+        self._reads: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        self._order: list[BoundEquation] | None = None
 
     # ------------------------------------------------------------ helpers
     def refuse(self, name: str, reason: str, detail: str, root: Refusal | None = None) -> None:
@@ -342,7 +344,13 @@ class _Solver:
                 "negative_quantity",
                 f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
             )
+        elif ref is not None and ref.kind == (("[temperature]", 1),) and self.kelvin(value, ref) < 0:
+            return Refusal("value_out_of_range", f"{name} = {format_exact(value)} {ref.surface} is below absolute zero")
         return None
+
+    def kelvin(self, value: Fraction, ref: UnitRef) -> Fraction:
+        """A temperature in kelvin (offsets applied exactly)."""
+        return self.vocab.convert(value, ref.lemma, "Kelvin") if ref.is_offset else value * ref.scale
 
     # ------------------------------------------------------------ facts
     def facts(self) -> None:
@@ -365,8 +373,15 @@ class _Solver:
                             value = self.vocab.convert(value, fref.surface, declared.surface)
                         else:
                             value = value * fref.scale / declared.scale
+                    elif fref.kind == ():
+                        value = value * fref.scale  # "15 percent" on a unitless ratio is the number 3/20
                     else:
-                        ref = fref
+                        self.refuse(
+                            name,
+                            "unit_mismatch",
+                            f"the fact gives {name} the unit {fact.unit!r}, but the symbol carries none",
+                        )
+                        continue
                 except UnitRefusal as exc:
                     self.refuse(name, exc.reason, exc.explain())
                     continue
@@ -385,20 +400,26 @@ class _Solver:
 
     # ------------------------------------------------------------ equations
     def order(self) -> list[BoundEquation]:
-        done: dict[str, None] = {}
+        """Equations in dependency order (each after the equations defining its inputs), computed once, iteratively."""
+        if self._order is not None:
+            return self._order
+        done: set[str] = set()
         out: list[BoundEquation] = []
-
-        def visit(eq: BoundEquation) -> None:
-            if eq.lhs_symbol_id in done:
-                return
-            done[eq.lhs_symbol_id] = None
-            for dep in sorted(eq.dependencies):
-                if dep in self.by_lhs:
-                    visit(self.by_lhs[dep])
-            out.append(eq)
-
-        for eq in self.graph.equations:
-            visit(eq)
+        for root in self.graph.equations:
+            stack: list[tuple[BoundEquation, bool]] = [(root, False)]
+            while stack:
+                eq, expanded = stack.pop()
+                if eq.lhs_symbol_id in done:
+                    continue
+                if expanded:
+                    done.add(eq.lhs_symbol_id)
+                    out.append(eq)
+                    continue
+                stack.append((eq, True))
+                for dep in sorted(eq.dependencies, reverse=True):
+                    if dep in self.by_lhs and dep not in done:
+                        stack.append((self.by_lhs[dep], False))
+        self._order = out
         return out
 
     def forward(self) -> list[BoundEquation]:
@@ -480,8 +501,20 @@ class _Solver:
 
     # ------------------------------------------------------------ linear solve
     def solve(self, pending: list[BoundEquation]) -> None:
+        """Exact linear solving of what forward substitution left open (with certificates)."""
         exprs: list[tuple[BoundEquation, sympy.Expr]] = []
         for eq in pending:
+            zero = next(
+                (
+                    d
+                    for d in sorted(eq.dependencies)
+                    if d.endswith(("__divisor", "__chunk")) and self.values.get(d) == 0
+                ),
+                None,
+            )
+            if zero is not None and eq.operation_kind in ("divide", "unit_partition"):
+                self.refuse(eq.lhs_symbol_id, "division_by_zero", f"{eq.lhs_symbol_id}: the divisor {zero} is zero")
+                continue
             proof = self.verdicts[eq.lhs_symbol_id].proof
             assert proof is not None
             factors = proof.factors
@@ -580,17 +613,13 @@ class _Solver:
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (refused_dependency, naming the cause)."""
-        changed = True
-        while changed:
-            changed = False
-            for eq in self.order():
-                lhs = eq.lhs_symbol_id
-                if lhs in self.refusals:
-                    continue
-                bad = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
-                if bad is not None:
-                    self.refuse_dependent(lhs, bad)
-                    changed = True
+        for eq in self.order():  # one pass in dependency order reaches every descendant
+            lhs = eq.lhs_symbol_id
+            if lhs in self.refusals:
+                continue
+            bad = next((d for d in sorted(eq.dependencies) if d in self.refusals), None)
+            if bad is not None:
+                self.refuse_dependent(lhs, bad)
 
     # ------------------------------------------------------------ answers
     def unit_of(self, name: str) -> UnitRef | None:
@@ -642,26 +671,53 @@ class _Solver:
         chosen = [name for i, name in timeline if i <= limit]
         if not chosen:
             if initial and index == "terminal":
-                return self.left_behind(entity, initial[0], set(initial))
+                return self.left_behind(entity, initial[0], frozenset(initial))
             return initial[0] if initial else None
         if index != "terminal":
             return chosen[-1]
         return self.terminal(entity, chosen, initial)
 
-    def reads(self, name: str) -> frozenset[str]:
-        """Every symbol ``name`` is computed from, transitively (memoized per run)."""
-        found = self._reads.get(name)
-        if found is None:
-            eq = self.by_lhs.get(name)
-            out: set[str] = set()
-            if eq is not None:
-                for dep in eq.dependencies:
-                    out.add(dep)
-                    out |= self.reads(dep)
-            found = self._reads[name] = frozenset(out)
+    def state_reads(self, name: str, states: frozenset[str]) -> frozenset[str]:
+        """The states (of ``states``) that ``name`` is computed from, looking through non-state symbols only.
+
+        Linear in the size of the graph between consecutive states, so a long chain costs
+        linear time overall.
+        """
+        key = (name, states)
+        found = self._reads.get(key)
+        if found is not None:
+            return found
+        out: set[str] = set()
+        eq = self.by_lhs.get(name)
+        stack = sorted(eq.dependencies) if eq is not None else []
+        seen: set[str] = set()
+        while stack:
+            dep = stack.pop()
+            if dep in seen:
+                continue
+            seen.add(dep)
+            if dep in states:
+                out.add(dep)
+                continue
+            inner = self.by_lhs.get(dep)
+            if inner is not None:
+                stack.extend(inner.dependencies)
+        found = frozenset(out)
+        self._reads[key] = found
         return found
 
-    def left_behind(self, entity: str, head: str, states: set[str]) -> str | Refusal:
+    def history(self, head: str, states: frozenset[str]) -> set[str]:
+        """``head`` and every state of ``states`` it was built from, transitively."""
+        out = {head}
+        stack = [head]
+        while stack:
+            for earlier in self.state_reads(stack.pop(), states):
+                if earlier not in out:
+                    out.add(earlier)
+                    stack.append(earlier)
+        return out
+
+    def left_behind(self, entity: str, head: str, states: frozenset[str]) -> str | Refusal:
         """Refuse a state that a state-preserving operation of the same entity read but turned into another kind.
 
         Adding, subtracting, transferring, scaling or taking a portion keeps a holding's kind
@@ -670,7 +726,7 @@ class _Solver:
         a pure number), the holding's later value is unknown: answering ``head`` would skip
         the operation.
         """
-        history = {head} | (self.reads(head) & states)
+        history = self.history(head, states)
         for eq in self.graph.equations:
             read = history & eq.dependencies
             if eq.operation_kind not in _KIND_KEEPING or not read:
@@ -731,13 +787,14 @@ class _Solver:
         history: which one is "after" cannot be known, so the answer is refused.  Heads that
         read no common state (a rate's result replacing a holding) follow operation order.
         """
-        states = set(chosen) | set(initial)
-        heads = [name for name in chosen if not any(name in self.reads(other) for other in chosen if other != name)]
+        states = frozenset(chosen) | frozenset(initial)
+        read = set().union(*(self.state_reads(other, states) for other in chosen))
+        heads = [name for name in chosen if name not in read]
         if len(heads) == 1:
             return self.left_behind(entity, heads[0], states)
         for i, first in enumerate(heads):
             for second in heads[i + 1 :]:
-                shared = sorted(self.reads(first) & self.reads(second) & states)
+                shared = sorted(self.state_reads(first, states) & self.state_reads(second, states))
                 if shared:
                     return Refusal(
                         "ambiguous_reference",
@@ -790,9 +847,12 @@ class _Solver:
             return Refusal(
                 "state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}"
             )
-        if len(states) > 1 and asked.is_offset:
-            return Refusal("offset_unit_arithmetic", "a total of absolute temperatures")
+        if len(states) > 1 and (asked.is_offset or asked.dimension == _TEMPERATURE):
+            return Refusal(
+                "offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)"
+            )
         total = Fraction(0)
+        offsets = Fraction(0)
         parts: list[tuple[str, Fraction]] = []
         for name in states:
             ref = self.unit_of(name)
@@ -802,19 +862,26 @@ class _Solver:
                 check_commensurable(ref, asked)
             except UnitRefusal as exc:
                 return Refusal(exc.reason, f"{name} is in {ref.lemma}, asked in {asked.lemma}: {exc.detail}")
-            if ref.is_offset or asked.is_offset:
-                converted = self.vocab.convert(value, ref.surface, asked.surface) if ref.lemma != asked.lemma else value
+            offset = Fraction(0)
+            if (ref.is_offset or asked.is_offset) and ref.lemma != asked.lemma:
+                # an affine conversion (Celsius -> Fahrenheit): value * factor + offset, both exact
+                offset = self.vocab.convert(Fraction(0), ref.lemma, asked.lemma)
+                factor = self.vocab.convert(Fraction(1), ref.lemma, asked.lemma) - offset
+            elif ref.is_offset or asked.is_offset:
                 factor = Fraction(1)
             else:
                 factor = ref.scale / asked.scale
-                converted = value * factor
-            total += converted
+            total += value * factor + offset
             parts.append((name, factor))
+            offsets = offset if len(states) == 1 else Fraction(0)
+        formula = " + ".join(name for name, _ in parts)
+        if offsets:
+            formula += f" + ({format_exact(offsets)})"
         self.trace.append(
             TraceStep(
                 "answer",
                 unknown_id,
-                formula=" + ".join(name for name, _ in parts),
+                formula=formula,
                 factors=tuple((n, format_exact(f)) for n, f in parts if f != 1),
                 inputs=tuple((n, format_exact(self.values[n])) for n, _ in parts),
                 value=format_exact(total),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import contextlib
 import io
 import json
@@ -262,6 +264,7 @@ _TEXT = (
     st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=10)
     .map(str.strip)
     .filter(bool)
+    .filter(lambda t: t != "None" and not re.search(r"(?:^|\s)[a-z_]+=", t))  # the model refuses canonical-line keys
 )
 _UNIT = st.one_of(st.none(), st.sampled_from(UNIT_POOL))
 

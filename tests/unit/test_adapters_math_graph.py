@@ -747,12 +747,33 @@ def test_partition_then_portion_in_detail(nouns: UnitVocabulary) -> None:
     eqs = {e.lhs_symbol_id: e for e in bound.equations}
     assert eqs["op_000_result"].rhs_canonical == "q_sam_feet_t0/op_000__chunk"
     assert eqs["op_000_result"].unit_proof == "unit_partition: [length,length] -> count"
-    assert eqs["op_001_result"].rhs_canonical == "op_000_result/2"
-    assert eqs["op_001_result"].dependencies == frozenset({"op_000_result"})
+    assert eqs["op_001_result"].rhs_canonical == "op_000_result*op_001__share"
+    assert next(f for f in bound.facts if f.symbol_id == "op_001__share").value == "1/2"
+    assert eqs["op_001_result"].dependencies == frozenset({"op_000_result", "op_001__share"})
     report = verify(bound, nouns)
     assert report.values["op_000_result"].magnitude == 4
     assert report.values["op_001_result"].magnitude == 2
     assert report.values["q_sam_feet_t0"].magnitude == 100
+
+
+def test_fraction_portion_of_all_leaves_zero(nouns: UnitVocabulary) -> None:
+    """Using up 4/4 of 8 sections leaves exactly 0 (the count is still read, through the share symbol)."""
+    ops = [
+        {"actor": "Sam", "kind": "unit_partition", "operand": {"value": 25, "unit": "feet", "result_unit": "sections"}},
+        {
+            "actor": "Sam",
+            "kind": "fraction_portion",
+            "operand": {"numerator": 4, "denominator": 4, "referent": "sections"},
+        },
+    ]
+    data = {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": "feet", "value": 200}}],
+        "operations": ops,
+        "unknown": {"entity": "Sam", "unit": "sections"},
+    }
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), nouns), nouns).answers.values()
+    assert answer.value == 0
 
 
 def test_fraction_portion_keeps_the_rest(nouns: UnitVocabulary) -> None:

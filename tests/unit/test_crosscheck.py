@@ -225,8 +225,10 @@ def test_every_category_is_documented() -> None:
 
 
 def test_crosscheck_refuses_wrong_subjects() -> None:
-    """A subject that is neither text nor a graph, or a graph without the other side, is a TypeError."""
-    with pytest.raises(TypeError):
-        crosscheck(42)
-    with pytest.raises(TypeError):
-        crosscheck(BindingGraph())
+    """A subject that is neither text nor a graph, a graph without the other side, or non-text outcomes: malformed_input."""
+    from verifier import BindingGraphError
+
+    for args in ((42,), (BindingGraph(),), (BindingGraph(), {"op_000_result": 5})):
+        with pytest.raises(BindingGraphError) as info:
+            crosscheck(*args)
+        assert info.value.reason == "malformed_input"

@@ -503,7 +503,9 @@ REFUSED: dict[str, Refuse] = {
     "apply-rate-literal-unit": Refuse(
         "apply_rate", "q:dollar_per_hour:rate d:hour", "q*d", "unit_mismatch", literal="dollar"
     ),
-    "apply-rate-sum-shape": Refuse("apply_rate", "q:dollar_per_hour:rate d:hour", "q*d + 1", "operand_arity", literal="dollar"),
+    "apply-rate-sum-shape": Refuse(
+        "apply_rate", "q:dollar_per_hour:rate d:hour", "q*d + 1", "operand_arity", literal="dollar"
+    ),
     "add-product-shape": Refuse("add", "x:feet y:feet", "x*y", "operand_arity"),
     "add-square-shape": Refuse("add", "x:feet", "x**2", "operand_arity"),
     "compare-multiplicative-sum-shape": Refuse("compare_multiplicative", "b:feet", "b + 5", "operand_arity"),
