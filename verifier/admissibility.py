@@ -414,36 +414,41 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     return handler(eq, deps, literal, lhs_ref, vocab)
 
 
-def _linear(rhs: sympy.Expr) -> dict[str, sympy.Rational] | None:
-    """Coefficients of a sum of (rational * symbol) terms and a constant (``"1"``), or None for any other shape."""
-    out: dict[str, sympy.Rational] = {}
-    for term in sympy.Add.make_args(rhs):
-        if isinstance(term, sympy.Rational):
-            out["1"] = term
+_NEG_ONE: Final = sympy.S.NegativeOne
+
+
+def _signed_sum(rhs: sympy.Expr) -> bool:
+    """True for a sum of symbols with signs + or - and rational constants (``a - b + 4``)."""
+    for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
+        if isinstance(term, (sympy.Symbol, sympy.Rational)):
             continue
-        coeff, rest = term.as_coeff_Mul()
-        if not isinstance(rest, sympy.Symbol) or not isinstance(coeff, sympy.Rational):
-            return None
-        out[rest.name] = coeff
-    return out
+        if (
+            isinstance(term, sympy.Mul)
+            and len(term.args) == 2
+            and term.args[0] is _NEG_ONE
+            and isinstance(term.args[1], sympy.Symbol)
+        ):
+            continue
+        return False
+    return True
 
 
 def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
     """``(coefficient, {symbol: power})`` of a product of symbol powers, or None for any other shape."""
-    coeff, rest = rhs.as_coeff_Mul()
-    if not isinstance(coeff, sympy.Rational):
-        return None
+    coeff: sympy.Rational = sympy.S.One
     powers: dict[str, int] = {}
-    for factor in sympy.Mul.make_args(rest):
+    for factor in rhs.args if isinstance(rhs, sympy.Mul) else (rhs,):
         if isinstance(factor, sympy.Symbol):
             powers[factor.name] = 1
+        elif isinstance(factor, sympy.Rational):
+            coeff = factor
         elif (
             isinstance(factor, sympy.Pow)
             and isinstance(factor.base, sympy.Symbol)
             and isinstance(factor.exp, sympy.Integer)
         ):
             powers[factor.base.name] = int(factor.exp)
-        elif not (isinstance(factor, sympy.Rational) and factor == 1):
+        else:
             return None
     return coeff, powers
 
@@ -456,10 +461,7 @@ def _shape_problem(eq: BoundEquation) -> str:
     """
     kind = eq.operation_kind
     if kind in ADDITIVE_KINDS:
-        terms = _linear(eq.rhs)
-        if terms is None or any(abs(c) != 1 for name, c in terms.items() if name != "1"):
-            return "a sum of operands, each with sign + or -, and a constant"
-        return ""
+        return "" if _signed_sum(eq.rhs) else "a sum of operands, each with sign + or -, and a constant"
     shape = _monomial(eq.rhs)
     if shape is None:
         return "a product of operands"
