@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-from verifier.reasons import REFUSAL_REASONS
+from verifier.errors import TypedRefusalError
 
 
-class MathGraphError(ValueError):
+class MathGraphError(TypedRefusalError):
     """An input (math problem graph, relations, canonical text) that cannot be bound as given.
 
-    Attributes:
-        reason: ``malformed_input``, ``input_too_large``, ``unsafe_expression`` for bad
-            input; ``state_unset``, ``redeclared_state``, ``ambiguous_reference`` (and the
-            question-target reasons) for graphs whose meaning cannot be bound.
-        detail: what is wrong.
-        path: the field, e.g. ``"operations[2].operand.factor"``.
-
-    Raises:
-        ValueError: at construction, for a reason outside the closed vocabulary.
+    ``reason`` is ``malformed_input``, ``input_too_large`` or ``unsafe_expression`` for bad
+    input; ``state_unset``, ``redeclared_state``, ``ambiguous_reference``,
+    ``division_by_zero`` (and the question-target reasons) for a graph whose meaning
+    cannot be bound.  ``path`` names the field, e.g. ``"operations[2].operand.factor"``.
     """
-
-    def __init__(self, reason: str, detail: str, path: str = "") -> None:
-        if reason not in REFUSAL_REASONS:
-            raise ValueError(f"not a refusal reason: {reason!r}")
-        super().__init__(reason, detail, path)
-        self.reason = reason
-        self.detail = detail
-        self.path = path
-
-    def __str__(self) -> str:
-        where = f" at {self.path}" if self.path else ""
-        return f"{self.reason}{where}: {self.detail}"

@@ -37,23 +37,11 @@ from units._numbers import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier._expr import rational, symbol
 from verifier.errors import BindingGraphError
-from verifier.model import UNVERIFIED_PROOF
+from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF
 from verifier.targets import QuestionTargetError, infer_question_form, resolve_state_index
 
 SOURCE_ID: Final[str] = "math_problem_graph"
 INTRODUCED_BY: Final[str] = "bind_math_problem_graph"
-OPERATION_KINDS: Final[tuple[str, ...]] = (
-    "add",
-    "subtract",
-    "transfer",
-    "multiply",
-    "divide",
-    "apply_rate",
-    "compare_additive",
-    "compare_multiplicative",
-    "unit_partition",
-    "fraction_portion",
-)
 MAX_ENTITIES: Final[int] = 1000
 MAX_OPERATIONS: Final[int] = 1000
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from verifier.reasons import REFUSAL_REASONS
 
 
-class BindingGraphError(ValueError):
-    """A binding graph (or one of its parts) that cannot be built as given.
+class TypedRefusalError(ValueError):
+    """Base of the project's typed input errors: a closed ``reason``, a ``detail`` and the ``path`` of the field.
 
     Attributes:
-        reason: ``malformed_input``, ``unsafe_expression`` or ``input_too_large``
-            (any of :data:`~verifier.reasons.REFUSAL_REASONS`).
+        reason: one of :data:`~verifier.reasons.REFUSAL_REASONS`.
         detail: what is wrong, with the expected and found values.
         path: the field, e.g. ``"equations[2].rhs_canonical"``.
 
@@ -21,7 +20,7 @@ class BindingGraphError(ValueError):
     def __init__(self, reason: str, detail: str, path: str = "") -> None:
         if reason not in REFUSAL_REASONS:
             raise ValueError(f"not a refusal reason: {reason!r}")
-        super().__init__(reason, detail, path)
+        super().__init__(reason, detail, path)  # keeps args, so it pickles
         self.reason = reason
         self.detail = detail
         self.path = path
@@ -29,3 +28,11 @@ class BindingGraphError(ValueError):
     def __str__(self) -> str:
         where = f" at {self.path}" if self.path else ""
         return f"{self.reason}{where}: {self.detail}"
+
+
+class BindingGraphError(TypedRefusalError):
+    """A binding graph (or one of its parts) that cannot be built as given.
+
+    ``reason`` is ``malformed_input``, ``unsafe_expression``, ``input_too_large`` or
+    ``division_by_zero`` (a literal zero divisor in an expression).
+    """
