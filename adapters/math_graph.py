@@ -32,7 +32,7 @@ import sympy
 
 from adapters._common import exact, fields, json_number, name, slug, span
 from adapters.errors import MathGraphError
-from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier._expr import rational, symbol
@@ -456,6 +456,12 @@ class _Binder:
         except UnitRefusal:
             return ("<unresolved>", unit)
 
+    def is_count(self, unit: str) -> bool:
+        try:
+            return self.vocab.resolve(unit).dimension == DimensionVector.from_axes({"count": 1})
+        except UnitRefusal:
+            return False
+
     def add_symbol(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> str:
         self.symbols.append(
             SymbolBinding(
@@ -570,6 +576,12 @@ class _Binder:
             if state is None:
                 raise MathGraphError(
                     "state_unset", f"{op.actor} holds no {operand.unit}-kind quantity to partition", where
+                )
+            if self.kind(operand.result_unit) == self.kind(operand.unit) and self.is_count(operand.result_unit):
+                raise MathGraphError(
+                    "redeclared_state",
+                    f"partitioning {operand.unit} into {operand.result_unit} would overwrite the kept {operand.unit} holding",
+                    where,
                 )
             chunk = f"{prefix}__chunk"
             self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)

@@ -271,6 +271,7 @@ class _Solver:
         self.by_lhs: dict[str, BoundEquation] = {eq.lhs_symbol_id: eq for eq in graph.equations}
         self._reads: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
         self._order: list[BoundEquation] | None = None
+        self.stated: dict[str, Fraction] = {}  # every fact's value in its symbol's unit, even one the domain refuses
 
     # ------------------------------------------------------------ helpers
     def refuse(self, name: str, reason: str, detail: str, root: Refusal | None = None) -> None:
@@ -390,6 +391,7 @@ class _Solver:
                 self.refuse(name, "inconsistent", detail)
                 self.refuse_support([name], f"takes part in a contradiction: {detail}")
                 continue
+            self.stated.setdefault(name, value)
             bad = self.domain(name, value, ref, None)
             if bad is not None:
                 self.refuse(name, bad.reason, bad.detail)
@@ -452,14 +454,15 @@ class _Solver:
         except EvaluationError as exc:
             self.refuse(lhs, exc.reason, f"{lhs}: {exc.detail}")
             return
+        stated = self.stated.get(lhs)
+        if stated is not None and stated != value:  # a contradiction outranks any domain refusal of either value
+            detail = f"{lhs} is stated as {format_exact(stated)} but its equation gives {format_exact(value)}"
+            self.refuse(lhs, "inconsistent", detail)
+            self.refuse_support([lhs], f"takes part in a contradiction: {detail}")
+            return
         problem = self.check_result(eq, proof, value, frame)
         if problem is not None:
             self.refuse(lhs, problem.reason, problem.detail)
-            return
-        if lhs in self.values and self.values[lhs] != value:
-            detail = f"{lhs} is stated as {format_exact(self.values[lhs])} but its equation gives {format_exact(value)}"
-            self.refuse(lhs, "inconsistent", detail)
-            self.refuse_support([lhs], f"takes part in a contradiction: {detail}")
             return
         self.values[lhs] = value
         self.units[lhs] = proof.result_ref

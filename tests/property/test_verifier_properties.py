@@ -308,12 +308,14 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
         )
         for i in ids
     )
+    stateful = [s.symbol_id for s in symbols if s.semantic_role not in ("unknown", "entity")]  # facts and lhs need one
     facts = tuple(
         BoundFact(symbol_id=i, value=draw(_EXACT), source_span=draw(spans()), unit=draw(_UNIT))
-        for i in draw(st.lists(st.sampled_from(ids), max_size=4))
+        for i in (draw(st.lists(st.sampled_from(stateful), max_size=4)) if stateful else [])
     )
     equations = []
-    for position in draw(st.lists(st.integers(1, len(ids) - 1), unique=True, max_size=4)) if len(ids) > 1 else []:
+    positions = [p for p in range(1, len(ids)) if ids[p] in stateful]
+    for position in draw(st.lists(st.sampled_from(positions), unique=True, max_size=4)) if positions else []:
         earlier = ids[:position]
         deps = draw(st.lists(st.sampled_from(earlier), unique=True, max_size=3))
         terms = [draw(_COEFF) * symbol(d) ** draw(st.sampled_from([1, 1, 2, -1])) for d in deps]
