@@ -40,6 +40,10 @@ SHARE_SUFFIX: Final[str] = "__share"
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
 _ONE: Final[Fraction] = Fraction(1)
+_PURE: Final[UnitRef] = UnitRef(
+    surface="<pure number>", lemma="<pure number>", dimension=DIMENSIONLESS, unit=None, kind=(), scale=_ONE
+)
+"""The unit of a unitless ``ratio`` symbol: a pure number (only for checking an lhs, never resolved)."""
 _CARRIER_ROLES: Final[frozenset[str]] = frozenset({"operand", "state", "dividend", "quantity", "reference"})
 
 
@@ -399,6 +403,8 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     lhs_ref = None
     if lhs is not None and lhs.unit is not None and lhs.symbol_id not in eq.dependencies:
         lhs_ref = _resolve(vocab, lhs.unit, f"{lhs.symbol_id}.unit")
+    elif lhs is not None and lhs.semantic_role == "ratio" and lhs.symbol_id not in eq.dependencies:
+        lhs_ref = _PURE  # a unitless ratio is a pure number: 5 % + 10 % defines it as 3/20
     if kind in ADDITIVE_KINDS:
         return _additive(eq, deps, literal, lhs_ref)
     if literal is not None and kind not in ("unit_partition",):
@@ -507,6 +513,8 @@ def _proof(
         out_ref = lhs_ref
     elif lhs_ref is not None:
         out_ref = lhs_ref
+    if out_ref is _PURE:
+        out_ref = None
     # A sum rescales every term; a product or quotient only the one operand carrying the unit.
     if rescale is _ONE:
         operands = tuple(ProofOperand(op.symbol_id, role, op.unit, dim, factor) for op, role, dim, factor in parts)

@@ -495,7 +495,10 @@ class _Solver:
                 )
         if kind == "unit_partition" and value.denominator != 1:
             return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
-        if self.policy == "integer" and (kind in QUOTIENT_KINDS or _fractional_scaling(eq)) and value.denominator != 1:
+        scalar_fraction = kind in ("multiply", "fraction_portion") and any(
+            frame[d].denominator != 1 for d in eq.dependencies if self.symbols[d].semantic_role == "ratio" or d.endswith("__multiplicand")
+        )
+        if self.policy == "integer" and (kind in QUOTIENT_KINDS or scalar_fraction or _fractional_scaling(eq)) and value.denominator != 1:
             return Refusal(
                 "non_exact_division",
                 f"{lhs} = {format_exact(value)} is not whole (integer policy: every quotient is integral)",
