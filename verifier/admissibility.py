@@ -41,7 +41,12 @@ SHARE_SUFFIX: Final[str] = "__share"
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
 _ONE: Final[Fraction] = Fraction(1)
 _PURE: Final[UnitRef] = UnitRef(
-    surface="<pure number>", lemma="<pure number>", dimension=DIMENSIONLESS, unit=None, kind=(), scale=_ONE
+    surface="<pure number>",
+    lemma="<pure number>",
+    dimension=DIMENSIONLESS,
+    unit=None,  # type: ignore[arg-type]  # a marker, never handed to pint
+    kind=(),
+    scale=_ONE,
 )
 """The unit of a unitless ``ratio`` symbol: a pure number (only for checking an lhs, never resolved)."""
 _CARRIER_ROLES: Final[frozenset[str]] = frozenset({"operand", "state", "dividend", "quantity", "reference"})

@@ -642,7 +642,10 @@ class BindingGraph:
         for i, eq in enumerate(self.equations):
             self._known(eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id")
             if by_id[eq.lhs_symbol_id].semantic_role in ("unknown", "entity"):
-                raise _fail(f"{eq.lhs_symbol_id!r} is an {by_id[eq.lhs_symbol_id].semantic_role}: an equation cannot define it", f"equations[{i}].lhs_symbol_id")
+                raise _fail(
+                    f"{eq.lhs_symbol_id!r} is an {by_id[eq.lhs_symbol_id].semantic_role}: an equation cannot define it",
+                    f"equations[{i}].lhs_symbol_id",
+                )
             if eq.lhs_symbol_id in lhs_seen:
                 raise _fail(f"{eq.lhs_symbol_id!r} is defined by two equations", f"equations[{i}].lhs_symbol_id")
             lhs_seen.add(eq.lhs_symbol_id)

@@ -271,6 +271,9 @@ class _Solver:
         self.by_lhs: dict[str, BoundEquation] = {eq.lhs_symbol_id: eq for eq in graph.equations}
         self._reads: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
         self._order: list[BoundEquation] | None = None
+        self._holdings: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, str]]] | None = None
+        self._index: dict[str, int] = {eq.lhs_symbol_id: i for i, eq in enumerate(graph.equations)}
+        self._chains: dict[tuple[str, tuple[tuple[str, int], ...]], dict[str, int] | None] = {}
         self.stated: dict[str, Fraction] = {}  # every fact's value in its symbol's unit, even one the domain refuses
 
     # ------------------------------------------------------------ helpers
@@ -439,6 +442,10 @@ class _Solver:
             if bad_dep is not None:
                 self.refuse_dependent(lhs, bad_dep)
                 continue
+            history = self.history_problem(eq)
+            if history is not None:
+                self.refuse(lhs, history.reason, history.detail)
+                continue
             if all(d in self.values for d in eq.dependencies):
                 self.compute(eq, verdict.proof)
             else:
@@ -496,9 +503,15 @@ class _Solver:
         if kind == "unit_partition" and value.denominator != 1:
             return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
         scalar_fraction = kind in ("multiply", "fraction_portion") and any(
-            frame[d].denominator != 1 for d in eq.dependencies if self.symbols[d].semantic_role == "ratio" or d.endswith("__multiplicand")
+            frame[d].denominator != 1
+            for d in eq.dependencies
+            if self.symbols[d].semantic_role == "ratio" or d.endswith("__multiplicand")
         )
-        if self.policy == "integer" and (kind in QUOTIENT_KINDS or scalar_fraction or _fractional_scaling(eq)) and value.denominator != 1:
+        if (
+            self.policy == "integer"
+            and (kind in QUOTIENT_KINDS or scalar_fraction or _fractional_scaling(eq))
+            and value.denominator != 1
+        ):
             return Refusal(
                 "non_exact_division",
                 f"{lhs} = {format_exact(value)} is not whole (integer policy: every quotient is integral)",
@@ -679,8 +692,6 @@ class _Solver:
             if initial and index == "terminal":
                 return self.left_behind(entity, initial[0], frozenset(initial))
             return initial[0] if initial else None
-        if index != "terminal":
-            return chosen[-1]
         return self.terminal(entity, chosen, initial)
 
     def state_reads(self, name: str, states: frozenset[str]) -> frozenset[str]:
@@ -748,40 +759,170 @@ class _Solver:
                 )
         return head
 
-    def unmatched_transfer(self, asked: UnitRef, entity: str | None) -> Refusal | None:
-        """A transfer that debits one entity and credits nobody leaves every other holding unknown.
+    def group(self, name: str) -> tuple[str, tuple[tuple[str, int], ...]] | None:
+        """``(entity, quantity kind)`` of a holding symbol, or None for entities, unknowns, rates, ratios and unowned symbols."""
+        sym = self.symbols[name]
+        if sym.entity is None or sym.semantic_role in ("entity", "unknown", "rate", "ratio"):
+            return None
+        ref = self.unit_of(name)
+        return (sym.entity, ref.quantity_kind) if ref is not None else None
 
-        A transfer moves an amount: the actor's state loses it and the target's gains it
-        (SPEC §5).  A graph whose transfer debit has no matching credit (the upstream
-        adapter writes only the actor's side) cannot say who received it, so a question
-        about any other entity's holding of that quantity, or about the total, is refused.
+    def holdings(self) -> dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, str]]]:
+        """Every holding symbol by (entity, quantity kind): ``(-1, name)`` for an initial state, ``(index, lhs)`` for an equation's."""
+        if self._holdings is None:
+            index = {eq.lhs_symbol_id: i for i, eq in enumerate(self.graph.equations)}
+            out: dict[tuple[str, tuple[tuple[str, int], ...]], list[tuple[int, str]]] = {}
+            for sym in self.graph.symbols:
+                key = self.group(sym.symbol_id)
+                if key is not None:
+                    out.setdefault(key, []).append((index.get(sym.symbol_id, -1), sym.symbol_id))
+            for states in out.values():
+                states.sort()
+            self._holdings = out
+        return self._holdings
+
+    def history_problem(self, eq: BoundEquation) -> Refusal | None:
+        """Refuse an equation that does not fit the order of operations (the equation tuple, ADR-0135).
+
+        * An add, subtract or transfer that updates a holding must read it: writing a new
+          value while the entity already holds that quantity silently drops the holding
+          (``ambiguous_reference``); a comparison would overwrite it (``redeclared_state``).
+        * Every holding an equation reads must be the current one: reading a state that an
+          earlier operation had already updated or replaced (the upstream wiring of every
+          operation to the initial state) gives a stale value (``ambiguous_reference``).
         """
-        debits: list[tuple[BoundEquation, str | None]] = []
-        credits: list[tuple[BoundEquation, str | None]] = []
-        for eq in self.graph.equations:
-            if eq.operation_kind != "transfer":
-                continue
-            ref = self.unit_of(eq.lhs_symbol_id)
-            if ref is None or ref.quantity_kind != asked.quantity_kind:
-                continue
-            constant = eq.rhs.as_coeff_Add()[0] if isinstance(eq.rhs, sympy.Add) else eq.rhs
-            if not isinstance(constant, sympy.Rational) or constant == 0:
-                continue
-            owner = self.symbols[eq.lhs_symbol_id].entity
-            (debits if constant < 0 else credits).append((eq, owner))
-        for debit, actor in debits:
-            amount = -debit.rhs.as_coeff_Add()[0] if isinstance(debit.rhs, sympy.Add) else -debit.rhs
-            matched = any(
-                owner != actor
-                and (credit.rhs.as_coeff_Add()[0] if isinstance(credit.rhs, sympy.Add) else credit.rhs) == amount
-                and credit.literal_unit == debit.literal_unit
-                for credit, owner in credits
-            )
-            if not matched and (entity is None or entity != actor):
+        index = self._index[eq.lhs_symbol_id]
+        key = self.group(eq.lhs_symbol_id)
+        holdings = self.holdings()
+        if key is not None and eq.operation_kind in (
+            "add",
+            "subtract",
+            "transfer",
+            "compare_additive",
+            "compare_multiplicative",
+        ):
+            before = [name for i, name in holdings.get(key, []) if i < index and name != eq.lhs_symbol_id]
+            if before and not ({name for _, name in holdings[key]} & eq.dependencies):
+                if eq.operation_kind.startswith("compare"):
+                    return Refusal(
+                        "redeclared_state", f"{eq.lhs_symbol_id} would overwrite {key[0]}'s holding {before[-1]}"
+                    )
                 return Refusal(
                     "ambiguous_reference",
-                    f"transfer {debit.lhs_symbol_id} debits {actor} and credits no one: who received it is unknown",
+                    f"{eq.lhs_symbol_id} updates {key[0]}'s holding without reading it ({before[-1]})",
                 )
+        for dep in sorted(eq.dependencies):
+            dep_key = self.group(dep)
+            if dep_key is None:
+                continue
+            stale = self.superseded(dep, dep_key, eq, index)
+            if stale is not None:
+                return Refusal(
+                    "ambiguous_reference",
+                    f"{eq.lhs_symbol_id} reads {dep}, but {stale} (an earlier operation) had already changed that holding",
+                )
+        return None
+
+    def chain(self, key: tuple[str, tuple[tuple[str, int], ...]]) -> dict[str, int] | None:
+        """Positions of a holding's states along its chain, when they form one simple chain (else None)."""
+        if key in self._chains:
+            return self._chains[key]
+        states = frozenset(name for _, name in self.holdings()[key])
+        parent: dict[str, str] = {}
+        roots = []
+        for name in states:
+            reads = self.state_reads(name, states)
+            if len(reads) > 1:
+                self._chains[key] = None
+                return None
+            if reads:
+                parent[name] = next(iter(reads))
+            else:
+                roots.append(name)
+        children: dict[str, str] = {}
+        for child, par in parent.items():
+            if par in children:  # a fork
+                self._chains[key] = None
+                return None
+            children[par] = child
+        if len(roots) != 1:
+            self._chains[key] = None
+            return None
+        order: dict[str, int] = {}
+        node: str | None = roots[0]
+        while node is not None and node not in order:
+            order[node] = len(order)
+            node = children.get(node)
+        self._chains[key] = order if len(order) == len(states) else None
+        return self._chains[key]
+
+    def superseded(
+        self, dep: str, key: tuple[str, tuple[tuple[str, int], ...]], eq: BoundEquation, index: int
+    ) -> str | None:
+        """The state that had replaced ``dep`` before operation ``index`` read it, or None when ``dep`` was current.
+
+        A state counts as having replaced ``dep`` when an earlier operation wrote it, it does
+        not build on ``dep`` … unless it builds on ``eq``'s own result (a chain listed out of
+        order is still one chain).  Linear for a simple chain; general otherwise.
+        """
+        positions = self.chain(key)
+        same = self.group(eq.lhs_symbol_id) == key
+        if positions is not None:
+            if same or dep not in positions:
+                return None
+            later = [
+                (i, name)
+                for i, name in self.holdings()[key]
+                if positions.get(name, -1) > positions[dep] and -1 < i < index
+            ]
+            return min(later)[1] if later else None
+        states = frozenset(name for _, name in self.holdings()[key])
+        behind = self.history(dep, states)
+        for i, name in self.holdings()[key]:
+            if (
+                -1 < i < index
+                and name != dep
+                and name not in behind
+                and eq.lhs_symbol_id not in self.history(name, states)
+            ):
+                return name
+        return None
+
+    def transfer_gap(self, asked: UnitRef, entity: str | None, limit: int) -> Refusal | None:
+        """A transfer whose other side is missing leaves every other holding unknown.
+
+        A transfer moves an amount: the actor loses it and the target gains it (SPEC §5).
+        Debits and credits (equations of kind ``transfer`` up to operation ``limit``) are
+        paired one to one by amount and unit; an unpaired debit cannot say who received it,
+        an unpaired credit who gave it, so any question about another entity's holding of
+        that quantity, or the total, is refused.
+        """
+        open_sides: dict[tuple[sympy.Expr, str | None], list[tuple[str, str, str | None]]] = {}
+        for i, eq in enumerate(self.graph.equations):
+            if i > limit or eq.operation_kind != "transfer":
+                continue
+            key = self.group(eq.lhs_symbol_id)
+            if key is None or key[1] != asked.quantity_kind:
+                continue
+            own = [d for d in eq.dependencies if self.group(d) == key]
+            delta = eq.rhs - symbol(own[0]) if len(own) == 1 else eq.rhs
+            if delta == 0:
+                continue
+            side = "debit" if delta.could_extract_minus_sign() else "credit"
+            waiting = open_sides.setdefault((-delta if side == "debit" else delta, eq.literal_unit), [])
+            partner = next((j for j, (s2, _, o2) in enumerate(waiting) if s2 != side and o2 != key[0]), None)
+            if partner is not None:
+                waiting.pop(partner)
+            else:
+                waiting.append((side, eq.lhs_symbol_id, key[0]))
+        for waiting in open_sides.values():
+            for side, lhs, owner in waiting:
+                if entity is None or entity != owner:
+                    other = "who received it" if side == "debit" else "who gave it"
+                    return Refusal(
+                        "ambiguous_reference",
+                        f"transfer {lhs} ({side} of {owner}) has no other side: {other} is unknown",
+                    )
         return None
 
     def terminal(self, entity: str, chosen: list[str], initial: list[str]) -> str | Refusal:
@@ -828,8 +969,9 @@ class _Solver:
         except UnitRefusal as exc:
             return Refusal(exc.reason, exc.explain())
         owners = [binding.entity] if binding.entity is not None else list(known)
-        if unknown.state_index == "terminal":
-            gap = self.unmatched_transfer(asked, binding.entity)
+        if unknown.state_index != "initial":
+            limit = len(self.graph.equations) if unknown.state_index == "terminal" else unknown.state_index.index
+            gap = self.transfer_gap(asked, binding.entity, limit)
             if gap is not None:
                 return gap
         states: list[str] = []

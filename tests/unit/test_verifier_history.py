@@ -183,3 +183,137 @@ def test_non_terminal_indices_read_by_position(index: str) -> None:
     answer = _answer(text)
     assert isinstance(answer, Answer)
     assert answer.value == {"initial": 10, "op(0)": 15}[index]
+
+
+def _eq_line(lhs: str, rhs: str, op: str, deps: list[str], lit: str | None = None) -> str:
+    unit = f" literal_unit={lit}" if lit else ""
+    return f"E {lhs} := {rhs} op={op} deps=[{','.join(sorted(deps))}]{unit} unit_proof=unverified status=pending refusal=None span=t[0:3]"
+
+
+def test_stale_read_of_an_updated_holding_is_refused() -> None:
+    """A rate applied to hours t0 after 2 more hours were added reads a superseded state: ambiguous_reference."""
+    text = "\n".join(
+        [
+            HEAD.format(e="eve", E="Eve"),
+            _sym("h0", "Eve", "hours"),
+            _sym("h1", "Eve", "hours"),
+            _sym("op_001__rate", "None", "dollars_per_hour", role="rate"),
+            _sym("pay", "Eve", "dollars"),
+            _sym("u", "Eve", "dollars", role="unknown"),
+            "F h0 = 8 unit=hours span=t[0:3]",
+            "F op_001__rate = 15 unit=dollars_per_hour span=t[0:3]",
+            _eq_line("h1", "h0 + 2", "add", ["h0"], "hours"),
+            _eq_line("pay", "op_001__rate*h0", "apply_rate", ["h0", "op_001__rate"]),
+            "U u expected_unit=dollars state=terminal form=total qspan=t[0:3]",
+        ]
+    )
+    answer = _answer(text)
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "ambiguous_reference"
+    assert "h1 (an earlier operation) had already changed" in answer.detail
+
+
+def test_an_update_that_ignores_the_holding_is_refused() -> None:
+    """add(Sam, 3 dollars) with no dependency while Sam holds 10 dollars drops the holding: ambiguous_reference."""
+    text = "\n".join(
+        [
+            HEAD.format(e="sam", E="Sam"),
+            _sym("q0", "Sam", "dollars"),
+            _sym("r0", "Sam", "dollars"),
+            _sym("u", "Sam", "dollars", role="unknown"),
+            "F q0 = 10 unit=dollars span=t[0:3]",
+            _eq_line("r0", "3", "add", [], "dollars"),
+            "U u expected_unit=dollars state=terminal form=count qspan=t[0:3]",
+        ]
+    )
+    answer = _answer(text)
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "ambiguous_reference"
+
+
+def test_comparison_overwriting_a_holding_is_redeclared_state() -> None:
+    """A comparison that defines Ann's dollars while Ann already holds dollars is refused (as in the math-graph adapter)."""
+    text = "\n".join(
+        [
+            HEAD.format(e="ann", E="Ann"),
+            HEAD.format(e="bo", E="Bo"),
+            _sym("a0", "Ann", "dollars"),
+            _sym("b0", "Bo", "dollars"),
+            _sym("a1", "Ann", "dollars"),
+            _sym("u", "Ann", "dollars", role="unknown"),
+            "F a0 = 1 unit=dollars span=t[0:3]",
+            "F b0 = 9 unit=dollars span=t[0:3]",
+            _eq_line("a1", "b0 + 4", "compare_additive", ["b0"], "dollars"),
+            "U u expected_unit=dollars state=terminal form=difference qspan=t[0:3]",
+        ]
+    )
+    answer = _answer(text)
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "redeclared_state"
+
+
+@pytest.mark.parametrize(
+    ("rhs_debit", "rhs_credit", "deps_credit"),
+    [("q_ann - amt", None, None), ("q_ann - 5", "q_bo + 4", ["q_bo"]), (None, "q_bo + 5", ["q_bo"])],
+)
+def test_transfer_sides_must_pair_up(
+    rhs_debit: str | None, rhs_credit: str | None, deps_credit: list[str] | None
+) -> None:
+    """A debit with no equal credit (symbolic or literal) or a credit with no debit leaves the total unknown."""
+    lines = [
+        HEAD.format(e="ann", E="Ann"),
+        HEAD.format(e="bo", E="Bo"),
+        _sym("q_ann", "Ann", "dollars"),
+        _sym("q_bo", "Bo", "dollars"),
+        _sym("amt", "None", "dollars"),
+        _sym("d", "Ann", "dollars"),
+        _sym("c", "Bo", "dollars"),
+        _sym("u", "None", "dollars", role="unknown"),
+        "F q_ann = 10 unit=dollars span=t[0:3]",
+        "F q_bo = 5 unit=dollars span=t[0:3]",
+        "F amt = 5 unit=dollars span=t[0:3]",
+    ]
+    if rhs_debit:
+        deps = ["q_ann", "amt"] if "amt" in rhs_debit else ["q_ann"]
+        lines.append(_eq_line("d", rhs_debit, "transfer", deps, None if "amt" in rhs_debit else "dollars"))
+    if rhs_credit:
+        lines.append(_eq_line("c", rhs_credit, "transfer", deps_credit or [], "dollars"))
+    lines.append("U u expected_unit=dollars state=terminal form=count qspan=t[0:3]")
+    answer = _answer("\n".join(lines))
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "ambiguous_reference"
+    assert "has no other side" in answer.detail
+
+
+def test_stated_value_contradicting_a_non_whole_quotient_is_inconsistent() -> None:
+    """a = 6, b = 5 and b = a/4: the contradiction is reported, and a is not answered from it."""
+    from adapters import bind_relations
+
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    relations = [
+        {"kind": "fact", "entity": "a", "value": 6},
+        {"kind": "fact", "entity": "b", "value": 5},
+        {"kind": "divide_by", "entity": "b", "ref": "a", "divisor": 4},
+    ]
+    (answer,) = verify(
+        bind_relations(relations, {"entity": "a", "unit": "apples"}), vocab, policy="integer"
+    ).answers.values()
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "inconsistent"
+
+
+def test_partition_into_its_own_count_kind_is_refused() -> None:
+    """Partitioning 3 dozen into 1-dozen chunks counted in items would overwrite the kept dozens: redeclared_state."""
+    from adapters import MathGraphError
+
+    data = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "dozen", "value": 3}}],
+        "operations": [
+            {"actor": "Ann", "kind": "unit_partition", "operand": {"value": 1, "unit": "dozen", "result_unit": "items"}}
+        ],
+        "unknown": {"entity": "Ann", "unit": "dozen"},
+    }
+    with pytest.raises(MathGraphError) as info:
+        bind_math_problem_graph(graph_from_dict(data))
+    assert info.value.reason == "redeclared_state"
