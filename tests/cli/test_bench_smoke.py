@@ -34,6 +34,7 @@ UPSTREAM_KEYS = {"verify_upstream_graph_us", "verify_upstream_graph_uncached_us"
 
 
 def test_quick_benchmark_reports_every_metric() -> None:
+    """One quick round of the benchmark prints JSON with every metric a positive number (the key list is pinned here on purpose)."""
     proc = subprocess.run(  # noqa: S603 - our own script, run by the current interpreter
         [sys.executable, str(BENCH), "--quick", "--json"],
         capture_output=True,
