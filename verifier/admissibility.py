@@ -20,7 +20,7 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from typing import Final, NamedTuple
 
 import sympy
 
@@ -75,9 +75,8 @@ class Refusal:
         return {"reason": self.reason, "detail": self.detail}
 
 
-@dataclass(frozen=True, slots=True)
-class ProofOperand:
-    """One operand as the proof saw it.
+class ProofOperand(NamedTuple):
+    """One operand as the proof saw it (an immutable named tuple: built for every operand of every check).
 
     Attributes:
         symbol_id: the dependency (or ``"<literal>"`` for the rhs constant term).
@@ -106,9 +105,8 @@ class ProofOperand:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class UnitProof:
-    """Witness that one equation is dimensionally admissible.
+class UnitProof(NamedTuple):
+    """Witness that one equation is dimensionally admissible (an immutable named tuple).
 
     Attributes:
         operation_kind: the equation's kind.
@@ -292,10 +290,21 @@ def _scale(ref: UnitRef | None) -> Fraction:
 
 
 def _ratio(a: UnitRef | None, b: UnitRef | None) -> Fraction:
-    """``scale(a) / scale(b)``, without Fraction arithmetic when the two scales are one."""
+    """``scale(a) / scale(b)``, without Fraction arithmetic when the two scales are one, memoized per pair."""
     if a is b or (a is not None and b is not None and a.lemma == b.lemma):
         return _ONE
-    return _scale(a) / _scale(b)
+    key = (id(a), id(b))
+    hit = _RATIOS.get(key)
+    if hit is not None and hit[0] is a and hit[1] is b:  # the entry holds both refs, so their ids are not reused
+        return hit[2]
+    value = _scale(a) / _scale(b)
+    if len(_RATIOS) >= 4096:
+        _RATIOS.clear()
+    _RATIOS[key] = (a, b, value)
+    return value
+
+
+_RATIOS: dict[tuple[int, int], tuple[UnitRef | None, UnitRef | None, Fraction]] = {}
 
 
 def _no_offset(*operands: _Operand) -> None:
@@ -345,9 +354,7 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         table = _symbol_table(symbols)
     except _Refuse as exc:
         return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
-    cache = _VERDICTS.get(voc)
-    if cache is None:
-        cache = _VERDICTS.setdefault(voc, {})
+    cache = _verdict_cache(voc)
     key = _cache_key(equation, table)
     cached = cache.get(key)
     if cached is not None:
@@ -365,8 +372,18 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
 VERDICT_CACHE_SIZE: Final[int] = 65536
 """Most verdicts kept per vocabulary; that cache is emptied when full."""
 
-_VERDICTS: weakref.WeakKeyDictionary[UnitVocabulary, dict[tuple[object, ...], Verdict]] = weakref.WeakKeyDictionary()
-"""Verdicts by vocabulary: a vocabulary's cache goes when the vocabulary does."""
+_VERDICTS: dict[int, tuple[weakref.ref[UnitVocabulary], dict[tuple[object, ...], Verdict]]] = {}
+"""Verdicts by vocabulary id: a vocabulary's cache goes when the vocabulary does (a finalizer removes it)."""
+
+
+def _verdict_cache(vocab: UnitVocabulary) -> dict[tuple[object, ...], Verdict]:
+    entry = _VERDICTS.get(id(vocab))
+    if entry is not None and entry[0]() is vocab:
+        return entry[1]
+    cache: dict[tuple[object, ...], Verdict] = {}
+    _VERDICTS[id(vocab)] = (weakref.ref(vocab), cache)
+    weakref.finalize(vocab, _VERDICTS.pop, id(vocab), None)
+    return cache
 
 
 def _cache_key(equation: BoundEquation, table: Mapping[str, SymbolBinding]) -> tuple[object, ...]:
@@ -387,7 +404,7 @@ def _binding_key(table: Mapping[str, SymbolBinding], symbol_id: str) -> tuple[ob
 
 def clear_verdict_cache() -> None:
     """Forget every cached verdict (for benchmarks measuring first-seen equations)."""
-    for cache in list(_VERDICTS.values()):
+    for _, cache in list(_VERDICTS.values()):
         cache.clear()
 
 
