@@ -369,7 +369,7 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
     return verdict
 
 
-VERDICT_CACHE_SIZE: Final[int] = 65536
+VERDICT_CACHE_SIZE: Final[int] = 4096
 """Most verdicts kept per vocabulary; that cache is emptied when full."""
 
 _VERDICTS: dict[int, tuple[weakref.ref[UnitVocabulary], dict[tuple[object, ...], Verdict]]] = {}
