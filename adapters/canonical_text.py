@@ -245,9 +245,7 @@ def _exact_text(raw: str, value: object) -> str:
     return raw if re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?|-?[0-9]+/[0-9]+", raw) else format_exact(value)  # type: ignore[arg-type]
 
 
-def _owned(
-    entity: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str, *, role_suffix: str = ""
-) -> str | None:
+def _owned(entity: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> str | None:
     owned = [
         d
         for d in deps

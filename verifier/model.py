@@ -21,7 +21,7 @@ from typing import Final, Literal, TypeVar
 
 import sympy
 
-from units._numbers import format_exact, parse_exact
+from units._numbers import parse_exact
 from units.errors import UnitRefusal
 from verifier._expr import check_expression, free_names, is_identifier, parse_expression, print_expression
 from verifier.errors import BindingGraphError
@@ -798,8 +798,3 @@ def _build(factory: Callable[..., _T], path: str, **kwargs: object) -> _T:
         raise BindingGraphError(exc.reason, exc.detail, f"{path}.{exc.path}" if exc.path else path) from None
     except TypeError as exc:  # a wrong type reaching sympy or a comparison
         raise _fail(f"wrong type: {exc}", path) from None
-
-
-def fact_value_text(value: Fraction) -> str:
-    """The canonical fact string of an exact value (``"7/2"``)."""
-    return format_exact(value)
