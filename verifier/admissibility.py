@@ -387,9 +387,13 @@ def _verdict_cache(vocab: UnitVocabulary) -> dict[tuple[object, ...], Verdict]:
 
 
 def _cache_key(equation: BoundEquation, table: Mapping[str, SymbolBinding]) -> tuple[object, ...]:
-    """Everything a verdict depends on, besides the vocabulary: the equation, each dependency's id, role and unit, the lhs unit."""
+    """Everything a verdict depends on, besides the vocabulary: the equation and the id, role and unit of every symbol it names.
+
+    ``_check`` reads the lhs symbol's role as well as its unit (a unitless ``ratio`` is a
+    pure number), so both are part of the key.
+    """
     signature = tuple(_binding_key(table, dep) for dep in equation.dependencies)
-    return (equation, signature, _binding_key(table, equation.lhs_symbol_id)[2])
+    return (equation, signature, _binding_key(table, equation.lhs_symbol_id))
 
 
 def _binding_key(table: Mapping[str, SymbolBinding], symbol_id: str) -> tuple[object, ...]:

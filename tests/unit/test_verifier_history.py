@@ -317,3 +317,34 @@ def test_partition_into_its_own_count_kind_is_refused() -> None:
     with pytest.raises(MathGraphError) as info:
         bind_math_problem_graph(graph_from_dict(data))
     assert info.value.reason == "redeclared_state"
+
+
+def test_verdict_cache_keys_the_defined_symbols_role() -> None:
+    """A cached verdict for a unitless quantity lhs is not reused for a unitless ratio lhs (5 % + 10 % of 40 dollars is 6)."""
+
+    def tax(role: str) -> Answer | Refusal:
+        text = "\n".join(
+            [
+                HEAD.format(e="a", E="A"),
+                _sym("p_city", "None", "percent"),
+                _sym("p_state", "None", "percent"),
+                f"S tax_rate tax_rate {role} entity=None unit=None span=t[0:3] by=test",
+                _sym("price", "A", "dollars"),
+                _sym("tax", "A", "dollars"),
+                _sym("u", "A", "dollars", role="unknown"),
+                "F p_city = 5 unit=percent span=t[0:3]",
+                "F p_state = 10 unit=percent span=t[0:3]",
+                "F price = 40 unit=dollars span=t[0:3]",
+                _eq_line("tax_rate", "p_city + p_state", "add", ["p_city", "p_state"]),
+                _eq_line("tax", "price*tax_rate", "multiply", ["price", "tax_rate"]),
+                "U u expected_unit=dollars state=terminal form=count qspan=t[0:3]",
+            ]
+        )
+        return _answer(text)
+
+    primer = tax("quantity")
+    assert isinstance(primer, Refusal)
+    assert primer.reason == "unit_unbound"
+    answer = tax("ratio")
+    assert isinstance(answer, Answer)
+    assert answer.value == 6
