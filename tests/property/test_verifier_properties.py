@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -465,3 +466,24 @@ def test_canonical_string_independent_of_hash_seed() -> None:
     assert first_line == "S zeta zeta.name quantity entity=None unit=feet span=seed[0:4] by=seed"
     assert "E total := alpha + mid + zeta op=add deps=[alpha,mid,zeta]" in outputs[0]
     assert "'unit_proof': 'add: [length,length,length] -> length'" in outputs[0]
+
+
+@given(binding_graphs(), st.data())
+def test_cached_verdicts_equal_fresh_ones(graph: BindingGraph, data: st.DataObject) -> None:
+    """A verdict served from the cache equals the one computed afresh, after the same equations were checked
+    against other roles and units for their symbols (the cache key misses nothing)."""
+    vocab = default_vocabulary()
+    variant = {
+        s.symbol_id: dataclasses.replace(
+            s,
+            semantic_role=data.draw(st.sampled_from(["quantity", "ratio", "rate", "count", "total"])),
+            unit=data.draw(_UNIT),
+        )
+        for s in graph.symbols
+    }
+    for eq in graph.equations:
+        check_equation(eq, variant, vocab)  # primes the cache with other symbols
+        warm = check_equation(eq, graph.symbol_map, vocab)
+        verifier.admissibility.clear_verdict_cache()
+        fresh = check_equation(eq, graph.symbol_map, vocab)
+        assert warm == fresh
