@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Final
 
 from adapters.errors import MathGraphError
 from units._numbers import format_exact, parse_exact
 from units.errors import UnitRefusal
-from verifier.model import SourceSpanLink
+from verifier.model import BoundEquation, SourceSpanLink, SymbolBinding
+from verifier.roles import infer_roles
 
 MAX_NAME_CHARS: Final[int] = 128
 _SLUG: Final = re.compile(r"[^a-z0-9]+")
@@ -76,3 +79,37 @@ def fields(data: object, path: str, required: set[str], optional: set[str]) -> d
     if unknown:
         raise MathGraphError("malformed_input", f"unknown field(s) {unknown}", path)
     return data
+
+
+UPSTREAM_ROLE_SUFFIXES: Final[tuple[tuple[str, str], ...]] = (
+    ("__multiplicand", "scalar"),
+    ("__divisor", "divisor"),
+    ("__rate", "rate"),
+    ("__chunk", "chunk"),
+    ("__share", "share"),
+)
+"""The upstream symbol-id conventions for literal operands (ADR-0133/0134); read only from upstream inputs."""
+
+
+def upstream_roles(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> dict[str, str]:
+    """Operand roles of an equation read from upstream input, which records none.
+
+    The upstream suffixes (:data:`UPSTREAM_ROLE_SUFFIXES`) name the literal operands; every
+    other dependency gets the role :func:`verifier.roles.infer_roles` derives from its
+    semantic data.  Only the upstream readers (canonical text, equation records) call this.
+    """
+    roles = infer_roles(equation, symbols)
+    for dep in roles:
+        for suffix, role in UPSTREAM_ROLE_SUFFIXES:
+            if dep.endswith(suffix):
+                roles[dep] = role
+    if equation.operation_kind in ("add", "subtract", "transfer", "compare_additive"):
+        roles = {dep: ("operand" if role == "scalar" else role) for dep, role in roles.items()}
+    return roles
+
+
+def with_roles(equation: BoundEquation, roles: Mapping[str, str]) -> BoundEquation:
+    """``equation`` recording ``roles`` (one per dependency), or unchanged when it has no dependencies."""
+    if not equation.dependencies:
+        return equation
+    return dataclasses.replace(equation, operand_roles=tuple(sorted(roles.items())))

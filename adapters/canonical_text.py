@@ -29,7 +29,7 @@ from typing import Final
 
 import sympy
 
-from adapters._common import exact
+from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError
 from verifier import (
     BindingGraph,
@@ -54,7 +54,8 @@ _S: Final = re.compile(
 )
 _F: Final = re.compile(rf"F (?P<id>\S+) = (?P<value>\S+) unit=(?P<unit>.*?) span={_SPAN}")
 _E: Final = re.compile(
-    rf"E (?P<lhs>\S+) := (?P<rhs>.+?) op=(?P<op>\S+) deps=\[(?P<deps>[^\]]*)\](?: literal_unit=(?P<lit>.+?))? "
+    rf"E (?P<lhs>\S+) := (?P<rhs>.+?) op=(?P<op>\S+) deps=\[(?P<deps>[^\]]*)\](?: literal_unit=(?P<lit>.+?))?"
+    r"(?: roles=\[(?P<roles>[^\]]*)\])?(?: operation=(?P<operation>[0-9]{1,6}))? "
     rf"unit_proof=(?P<proof>.+?) status=(?P<status>\S+) refusal=(?P<refusal>\S+) span={_SPAN}"
 )
 _U: Final = re.compile(
@@ -199,20 +200,7 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
         where = f"line {number}"
         deps = tuple(d for d in m["deps"].split(",") if d)
         try:
-            rhs, literal_unit = _rhs(m["rhs"], deps, by_id, where)
-            status, proof, refusal = m["status"], m["proof"], _none(m["refusal"])
-            equations.append(
-                BoundEquation.create(
-                    lhs_symbol_id=m["lhs"],
-                    rhs=rhs,
-                    operation_kind=m["op"],
-                    source_span=_span(m),
-                    literal_unit=_none(m["lit"]) if m["lit"] else literal_unit,
-                    unit_proof=proof,
-                    admissibility_status=status,
-                    refusal_reason=refusal,
-                )
-            )
+            equations.append(_equation(m, deps, by_id, where))
         except BindingGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, where) from None
         recorded[m["lhs"]] = RecordedVerdict(
@@ -230,6 +218,43 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
     return graph, recorded
+
+
+def _equation(m: re.Match[str], deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> BoundEquation:
+    """One ``E`` line as an equation; its parts (call form, ``op=``, ``literal_unit=``, owner) must agree."""
+    rhs, literal_unit = _rhs(m["rhs"], m["op"], m["lhs"], deps, by_id, where)
+    written_lit = _none(m["lit"]) if m["lit"] else None
+    if literal_unit is not None and written_lit is not None and written_lit != literal_unit:
+        raise MathGraphError(
+            "malformed_input",
+            f"the call form's quantity is in {literal_unit!r} but literal_unit={written_lit!r}: the line disagrees with itself",
+            where,
+        )
+    equation = BoundEquation.create(
+        lhs_symbol_id=m["lhs"],
+        rhs=rhs,
+        operation_kind=m["op"],
+        source_span=_span(m),
+        literal_unit=written_lit if written_lit is not None else literal_unit,
+        unit_proof=m["proof"],
+        admissibility_status=m["status"],
+        refusal_reason=_none(m["refusal"]),
+        operand_roles=_roles(m["roles"], where) if m["roles"] else None,
+        operation=int(m["operation"]) if m["operation"] else None,
+    )
+    if m["roles"] is None:  # upstream text records no roles: its suffix conventions name them
+        equation = with_roles(equation, upstream_roles(equation, by_id))
+    return equation
+
+
+def _roles(text: str, where: str) -> dict[str, str]:
+    roles: dict[str, str] = {}
+    for item in text.split(","):
+        dep, sep, role = item.partition(":")
+        if not sep or not dep or dep in roles:
+            raise MathGraphError("malformed_input", f"roles=[...] lists dependency:role pairs, found {item[:40]!r}", where)
+        roles[dep] = role
+    return roles
 
 
 def _full(pattern: re.Pattern[str], line: str, where: str) -> re.Match[str]:
@@ -264,13 +289,22 @@ def _suffixed(deps: tuple[str, ...], suffix: str) -> str | None:
 
 
 def _rhs(
-    text: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str
+    text: str, op: str, lhs: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str
 ) -> tuple[sympy.Expr, str | None]:
     """Build the right-hand side from a call form or from arithmetic text."""
     call = _CALL.fullmatch(text)
     if call is None:
         return parse_expression(text, path=where), None
     kind, actor, arg = call["kind"], call["actor"], call["arg"]
+    if kind != op:
+        raise MathGraphError(
+            "malformed_input", f"the call form is {kind}(...) but the line says op={op}: it disagrees with itself", where
+        )
+    owner = by_id[lhs].entity if lhs in by_id else None
+    if owner is not None and owner != actor:
+        raise MathGraphError(
+            "malformed_input", f"{lhs} belongs to {owner}, but the call form's actor is {actor}", where
+        )
     state_id = _owned(actor, deps, by_id, where)
     state = symbol(state_id) if state_id else sympy.Integer(0)
     if kind in ("add", "subtract", "transfer", "multiply", "divide"):

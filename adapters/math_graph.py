@@ -23,6 +23,7 @@ spelling: 3 feet then 9 more inches is one length.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from fractions import Fraction
@@ -441,6 +442,7 @@ class _Binder:
         self.state: dict[tuple[str, object], tuple[str, str]] = {}  # (entity, kind) -> (symbol id, unit)
         self.partitions: dict[str, tuple[object, str]] = {}  # entity -> (kind, unit) of its latest partition count
         self.slugs: dict[str, str] = {}
+        self.operation_index = 0
         used: set[str] = set()
         for entity in graph.entities:
             base = slug(entity)
@@ -481,7 +483,15 @@ class _Binder:
             BoundFact(symbol_id=symbol_id, value=format_exact(value), unit=unit, source_span=span(SOURCE_ID, label))
         )
 
-    def add_equation(self, lhs: str, rhs: sympy.Expr, kind: str, label: str, literal_unit: str | None = None) -> None:
+    def add_equation(
+        self,
+        lhs: str,
+        rhs: sympy.Expr,
+        kind: str,
+        label: str,
+        roles: dict[str, str],
+        literal_unit: str | None = None,
+    ) -> None:
         self.equations.append(
             BoundEquation.create(
                 lhs_symbol_id=lhs,
@@ -489,6 +499,8 @@ class _Binder:
                 operation_kind=kind,
                 source_span=span(SOURCE_ID, label),
                 literal_unit=literal_unit,
+                operand_roles=roles,
+                operation=self.operation_index,
             )
         )
 
@@ -499,6 +511,35 @@ class _Binder:
         self.state[(entity, self.kind(unit))] = (symbol_id, unit)
 
     def bind(self) -> BindingGraph:
+        """The binding graph; a refusal here reports an unresolvable unit first (units precede values)."""
+        try:
+            return self.bind_all()
+        except MathGraphError as exc:
+            unit_problem = self.first_unknown_unit()
+            raise (unit_problem or exc) from None
+
+    def first_unknown_unit(self) -> MathGraphError | None:
+        """The first unit surface of the graph, in source order, that the vocabulary does not resolve."""
+        g = self.graph
+        written = [(f"initial_state[{i}].quantity.unit", p.quantity.unit) for i, p in enumerate(g.initial_state)]
+        for i, op in enumerate(g.operations):
+            operand = op.operand
+            units = {
+                Quantity: lambda o: [o.unit],
+                Rate: lambda o: [o.numerator_unit, o.denominator_unit],
+                Comparison: lambda o: [o.delta.unit] if o.delta is not None else [],
+                PartitionChunk: lambda o: [o.unit, o.result_unit],
+            }.get(type(operand), lambda o: [])(operand)
+            written += [(f"operations[{i}].operand", unit) for unit in units]
+        written.append(("unknown.unit", g.unknown.unit))
+        for path, unit in written:
+            try:
+                self.vocab.resolve(unit, path=path)
+            except UnitRefusal as exc:
+                return MathGraphError(exc.reason, exc.explain(), path)
+        return None
+
+    def bind_all(self) -> BindingGraph:
         g = self.graph
         for entity in g.entities:
             self.add_symbol(f"entity_{self.slugs[entity]}", entity, "entity", entity, None)
@@ -514,6 +555,7 @@ class _Binder:
             self.add_fact(sid, poss.quantity.value, unit, label)
             self.set_state(poss.entity, unit, sid)
         for i, op in enumerate(g.operations):
+            self.operation_index = i
             self.operation(i, op)
         return self.finish()
 
@@ -529,7 +571,7 @@ class _Binder:
             sign = 1 if op.kind == "add" else -1
             rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
             self.add_symbol(result, label, "quantity", op.actor, unit)
-            self.add_equation(result, rhs, op.kind, label, operand.unit)
+            self.add_equation(result, rhs, op.kind, label, {state[0]: "state"} if state else {}, operand.unit)
             self.set_state(op.actor, unit, result)
             if op.kind == "transfer":
                 assert op.target is not None
@@ -539,7 +581,9 @@ class _Binder:
                 target_label = f"op{i}.{op.kind}.{op.target}"
                 self.add_symbol(target_result, target_label, "quantity", op.target, target_unit)
                 rhs_t = (symbol(target_state[0]) if target_state else sympy.Integer(0)) + rational(operand.value)
-                self.add_equation(target_result, rhs_t, op.kind, target_label, operand.unit)
+                self.add_equation(
+                    target_result, rhs_t, op.kind, target_label, {target_state[0]: "state"} if target_state else {}, operand.unit
+                )
                 self.set_state(op.target, target_unit, target_result)
             return
         if isinstance(operand, Quantity):  # multiply, divide: a dimensionless scalar; the unit names the state
@@ -551,7 +595,8 @@ class _Binder:
             self.add_fact(scalar, operand.value, None, f"op{i}.scalar")
             self.add_symbol(result, label, "quantity", op.actor, state[1])
             rhs = symbol(state[0]) * symbol(scalar) if op.kind == "multiply" else symbol(state[0]) / symbol(scalar)
-            self.add_equation(result, rhs, op.kind, label)
+            roles = {state[0]: "state", scalar: "scalar" if op.kind == "multiply" else "divisor"}
+            self.add_equation(result, rhs, op.kind, label, roles)
             self.set_state(op.actor, state[1], result)
             return
         if isinstance(operand, Rate):
@@ -565,7 +610,9 @@ class _Binder:
             self.add_symbol(rate, f"op{i}.rate.{rate_unit}", "rate", None, rate_unit)
             self.add_fact(rate, operand.value, rate_unit, f"op{i}.rate.{rate_unit}")
             self.add_symbol(result, label, "quantity", op.actor, operand.numerator_unit)
-            self.add_equation(result, symbol(rate) * symbol(quantity[0]), op.kind, label)
+            self.add_equation(
+                result, symbol(rate) * symbol(quantity[0]), op.kind, label, {rate: "rate", quantity[0]: "quantity"}
+            )
             self.set_state(op.actor, operand.numerator_unit, result)
             return
         if isinstance(operand, Comparison):
@@ -587,7 +634,9 @@ class _Binder:
             self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)
             self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
             self.add_symbol(result, label, "count", op.actor, operand.result_unit)
-            self.add_equation(result, symbol(state[0]) / symbol(chunk), op.kind, label)
+            self.add_equation(
+                result, symbol(state[0]) / symbol(chunk), op.kind, label, {state[0]: "state", chunk: "chunk"}
+            )
             self.set_state(op.actor, operand.result_unit, result)
             self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
             return
@@ -603,7 +652,7 @@ class _Binder:
         self.add_symbol(share, f"op{i}.share", "ratio", None, None)
         self.add_fact(share, keep, None, f"op{i}.share")
         self.add_symbol(result, label, "count", op.actor, state[1])
-        self.add_equation(result, symbol(share) * symbol(state[0]), op.kind, label)
+        self.add_equation(result, symbol(share) * symbol(state[0]), op.kind, label, {share: "share", state[0]: "state"})
         self.set_state(op.actor, state[1], result)
 
     def comparison(self, op: Operation, operand: Comparison, *, result: str, label: str, where: str) -> None:
@@ -622,7 +671,12 @@ class _Binder:
             sign = 1 if operand.direction == "more" else -1
             self.add_symbol(result, label, "quantity", op.actor, state[1])
             self.add_equation(
-                result, symbol(state[0]) + sign * rational(operand.delta.value), op.kind, label, operand.delta.unit
+                result,
+                symbol(state[0]) + sign * rational(operand.delta.value),
+                op.kind,
+                label,
+                {state[0]: "reference"},
+                operand.delta.unit,
             )
             self.set_state(op.actor, state[1], result)
             return
@@ -640,7 +694,7 @@ class _Binder:
         if (op.actor, kind) in self.state:
             raise MathGraphError("redeclared_state", f"{op.actor} already holds a {unit}-kind quantity", where)
         self.add_symbol(result, label, "quantity", op.actor, unit)
-        self.add_equation(result, rational(operand.factor) * symbol(sid), op.kind, label)
+        self.add_equation(result, rational(operand.factor) * symbol(sid), op.kind, label, {sid: "reference"})
         self.state[(op.actor, kind)] = (result, unit)
 
     def finish(self) -> BindingGraph:
@@ -683,18 +737,7 @@ class _Binder:
 
 
 def _restamp(eq: BoundEquation, status: str, proof: str, reason: str | None) -> BoundEquation:
-    return BoundEquation(
-        lhs_symbol_id=eq.lhs_symbol_id,
-        rhs=eq.rhs,
-        rhs_canonical=eq.rhs_canonical,
-        dependencies=eq.dependencies,
-        operation_kind=eq.operation_kind,
-        source_span=eq.source_span,
-        literal_unit=eq.literal_unit,
-        unit_proof=proof,
-        admissibility_status=status,
-        refusal_reason=reason,
-    )
+    return dataclasses.replace(eq, unit_proof=proof, admissibility_status=status, refusal_reason=reason)
 
 
 def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) -> BindingGraph:

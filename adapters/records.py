@@ -24,7 +24,7 @@ from typing import Final
 
 import sympy
 
-from adapters._common import fields, name, span
+from adapters._common import fields, name, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import bind_math_problem_graph, graph_from_dict
@@ -32,7 +32,7 @@ from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from verifier import BindingGraph, BoundEquation, SymbolBinding
 from verifier._expr import symbol
-from verifier.admissibility import ADDITIVE_KINDS, DIVISOR_SUFFIX
+from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
 
 FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", "canonical_text", "equation")
@@ -218,8 +218,8 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
         deps = [symbol(s) for s in sorted(symbols)]
         if kind in ADDITIVE_KINDS:
             rhs = sympy.Add(*deps) if deps else sympy.Integer(0)
-        elif kind == "divide" and len(deps) == 2 and any(d.name.endswith(DIVISOR_SUFFIX) for d in deps):
-            divisor = next(d for d in deps if d.name.endswith(DIVISOR_SUFFIX))
+        elif kind == "divide" and len(deps) == 2 and any(d.name.endswith("__divisor") for d in deps):
+            divisor = next(d for d in deps if d.name.endswith("__divisor"))
             rhs = next(d for d in deps if d is not divisor) / divisor
         else:
             rhs = sympy.Mul(*deps) if deps else sympy.Integer(1)
@@ -229,6 +229,7 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             operation_kind=kind,
             source_span=span("record", str(obj["id"])),
         )
+        equation = with_roles(equation, upstream_roles(equation, symbols))
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
     verdict = fields(obj["hand_rolled"], "hand_rolled", {"status"}, {"unit_proof", "reason"})

@@ -158,17 +158,28 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
             raise MathGraphError("redeclared_state", f"{entity} is defined by two relations", str(item["path"]))
         defined.add(entity)
         if kind == "sum_of":
-            rhs = sympy.Add(*[symbol(f"q_{slugs[p]}") for p in item["parts"]])  # type: ignore[attr-defined]
-            equations.append(_eq(sid, rhs, "add", label))
+            parts = [f"q_{slugs[p]}" for p in item["parts"]]  # type: ignore[attr-defined]
+            rhs = sympy.Add(*[symbol(p) for p in parts])
+            equations.append(_eq(sid, rhs, "add", label, dict.fromkeys(parts, "operand")))
             continue
-        ref = symbol(f"q_{slugs[str(item['ref'])]}")
+        ref_id = f"q_{slugs[str(item['ref'])]}"
+        ref = symbol(ref_id)
         if kind in ("more_than", "fewer_than"):
             sign = 1 if kind == "more_than" else -1
             equations.append(
-                _eq(sid, ref + sign * rational(_fraction(item, "delta")), "compare_additive", label, unit_of(entity))
+                _eq(
+                    sid,
+                    ref + sign * rational(_fraction(item, "delta")),
+                    "compare_additive",
+                    label,
+                    {ref_id: "reference"},
+                    unit_of(entity),
+                )
             )
         elif kind == "times_as_many":
-            equations.append(_eq(sid, rational(_fraction(item, "factor")) * ref, "compare_multiplicative", label))
+            equations.append(
+                _eq(sid, rational(_fraction(item, "factor")) * ref, "compare_multiplicative", label, {ref_id: "reference"})
+            )
         else:
             divisor = f"{sid}__divisor"
             symbols.append(_sym(divisor, f"{entity}.divisor", "ratio", None, None))
@@ -179,7 +190,9 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
                     source_span=span(SOURCE_ID, label),
                 )
             )
-            equations.append(_eq(sid, ref / symbol(divisor), "divide", label))
+            equations.append(
+                _eq(sid, ref / symbol(divisor), "divide", label, {ref_id: "reference", divisor: "divisor"})
+            )
     uid = f"unknown_{slugs[q_entity]}_{slug(q_unit)}"
     ulabel = f"{q_entity}|{q_unit}"
     symbols.append(_sym(uid, ulabel, "unknown", q_entity, q_unit))
@@ -227,7 +240,14 @@ def _sym(symbol_id: str, label: str, role: str, entity: str | None, unit: str | 
     )
 
 
-def _eq(lhs: str, rhs: sympy.Expr, kind: str, label: str, literal_unit: str | None = None) -> BoundEquation:
+def _eq(
+    lhs: str, rhs: sympy.Expr, kind: str, label: str, roles: dict[str, str], literal_unit: str | None = None
+) -> BoundEquation:
     return BoundEquation.create(
-        lhs_symbol_id=lhs, rhs=rhs, operation_kind=kind, source_span=span(SOURCE_ID, label), literal_unit=literal_unit
+        lhs_symbol_id=lhs,
+        rhs=rhs,
+        operation_kind=kind,
+        source_span=span(SOURCE_ID, label),
+        literal_unit=literal_unit,
+        operand_roles=roles,
     )

@@ -76,11 +76,15 @@ def _tokens(text: str, path: str) -> list[tuple[str, str]]:
 
 
 class _Parser:
-    def __init__(self, text: str, path: str) -> None:
+    """Recursive descent over the grammar; ``written`` mode keeps every written operand (no cancelling)."""
+
+    def __init__(self, text: str, path: str, *, written: bool = False) -> None:
         self.tokens = _tokens(text, path)
         self.pos = 0
         self.path = path
         self.depth = 0
+        self.written = written
+        self.names: set[str] = set()
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -100,18 +104,31 @@ class _Parser:
         while (tok := self.peek()) is not None and tok[1] in "+-" and tok[0] == "op":
             self.take()
             right = self.term()
-            terms.append(right if tok[1] == "+" else -right)
+            terms.append(right if tok[1] == "+" else self.negate(right))
         self.depth -= 1
+        if self.written:
+            return terms[0] if len(terms) == 1 else sympy.Add(*sorted(terms, key=sympy.default_sort_key), evaluate=False)
         return sympy.Add(*terms)
+
+    def negate(self, value: sympy.Expr) -> sympy.Expr:
+        if self.written and not isinstance(value, sympy.Rational):
+            return sympy.Mul(sympy.S.NegativeOne, value, evaluate=False)
+        return -value
 
     def term(self) -> sympy.Expr:
         value = self.unary()
+        factors = [value]
         while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ("*", "/"):
             self.take()
             right = self.unary()
             if tok[1] == "/" and isinstance(right, sympy.Rational) and right == 0:
                 raise BindingGraphError("division_by_zero", "division by the literal 0", self.path)
-            value = value * right if tok[1] == "*" else value / right
+            if self.written:
+                factors.append(right if tok[1] == "*" else sympy.Pow(right, -1, evaluate=False))
+            else:
+                value = value * right if tok[1] == "*" else value / right
+        if self.written and len(factors) > 1:
+            return sympy.Mul(*sorted(factors, key=sympy.default_sort_key), evaluate=False)
         return value
 
     def unary(self) -> sympy.Expr:
@@ -121,7 +138,7 @@ class _Parser:
             self.depth += 1
             if self.depth > MAX_DEPTH:
                 raise BindingGraphError("input_too_large", f"expression nested deeper than {MAX_DEPTH}", self.path)
-            value = -self.unary()
+            value = self.negate(self.unary())
             self.depth -= 1
             return value
         return self.power()
@@ -140,6 +157,8 @@ class _Parser:
             if len(text) > 2 or int(text) > MAX_EXPONENT:
                 raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", self.path)
             check_expression(base, path=self.path)  # bound the base first: ((9**3)**3)**3... must not grow unchecked
+            if self.written:
+                return sympy.Pow(base, sign * int(text), evaluate=False)
             return base ** (sign * int(text))
         return base
 
@@ -155,6 +174,7 @@ class _Parser:
                 raise BindingGraphError("input_too_large", f"identifier longer than {MAX_IDENT_CHARS}", self.path)
             if self.peek() == ("op", "("):
                 raise BindingGraphError("unsafe_expression", f"function calls are not allowed ({text}(...))", self.path)
+            self.names.add(text)
             return symbol(text)
         if text == "(":
             value = self.expr()
@@ -191,6 +211,11 @@ def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
     value = parser.expr()
     if parser.peek() is not None:
         raise BindingGraphError("malformed_input", f"unexpected {parser.peek()[1]!r} after the expression", path)  # type: ignore[index]
+    if free_names(value) != parser.names:
+        # sympy's automatic evaluation cancelled a written operand (q*z/z, q + w - w): every
+        # symbol written is a dependency that is checked, so keep the expression as written.
+        parser = _Parser(text, path, written=True)
+        value = parser.expr()
     check_expression(value, path=path)
     return value
 

@@ -16,7 +16,6 @@ apply_rate quantity must have exactly the rate's denominator dimension.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,13 +29,9 @@ from units.vocabulary import check_commensurable
 from verifier._expr import symbol
 from verifier.model import OPERATION_KINDS, BoundEquation, SymbolBinding
 from verifier.reasons import REFUSAL_REASONS
+from verifier.roles import roles_of
 
 ADDITIVE_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "compare_additive"})
-MULTIPLICAND_SUFFIX: Final[str] = "__multiplicand"
-DIVISOR_SUFFIX: Final[str] = "__divisor"
-CHUNK_SUFFIX: Final[str] = "__chunk"
-SHARE_SUFFIX: Final[str] = "__share"
-"""Symbol-id conventions (ADR-0133/0134): scalars of multiply, divisors of divide, chunks of unit_partition."""
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
 _ONE: Final[Fraction] = Fraction(1)
@@ -210,12 +205,13 @@ class _Refuse(Exception):
 class _Operand:
     """One operand as the checks see it (private; a plain slotted class: built on every check)."""
 
-    __slots__ = ("binding", "ref", "symbol_id")
+    __slots__ = ("binding", "ref", "role", "symbol_id")
 
-    def __init__(self, symbol_id: str, binding: SymbolBinding | None, ref: UnitRef | None) -> None:
+    def __init__(self, symbol_id: str, binding: SymbolBinding | None, ref: UnitRef | None, role: str = "") -> None:
         self.symbol_id = symbol_id
         self.binding = binding
         self.ref = ref  # None: a unitless ratio (a pure number)
+        self.role = role  # the operand role the equation records (verifier.roles)
 
     @property
     def dimension(self) -> DimensionVector:
@@ -258,15 +254,15 @@ def _binding(table: Mapping[str, SymbolBinding], symbol_id: str) -> SymbolBindin
     return binding
 
 
-def _operand(vocab: UnitVocabulary, table: Mapping[str, SymbolBinding], dep: str) -> _Operand:
+def _operand(vocab: UnitVocabulary, table: Mapping[str, SymbolBinding], dep: str, role: str) -> _Operand:
     binding = _binding(table, dep)
     if binding is None:
         raise _Refuse("unknown_symbol", f"dependency {dep!r} names no symbol")
     if binding.unit is None:
         if binding.semantic_role == "ratio":
-            return _Operand(dep, binding, None)
+            return _Operand(dep, binding, None, role)
         raise _Refuse("unit_unbound", f"{dep} carries no unit")
-    return _Operand(dep, binding, _resolve(vocab, binding.unit, f"{dep}.unit"))
+    return _Operand(dep, binding, _resolve(vocab, binding.unit, f"{dep}.unit"), role)
 
 
 def _same_kind(a: _Operand, b: _Operand) -> None:
@@ -334,13 +330,13 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
     Rules (SPEC §4 table; ADR-0134, made stricter):
         add, subtract, transfer, compare_additive: all operands of one kind; the result
         takes the lhs symbol's unit if it has one, else the first operand's.
-        multiply: one state times dimensionless scalars (``*__multiplicand`` or unitless
+        multiply: one state times dimensionless scalars (``scalar``-role or unitless
         ``ratio`` symbols are scalars whatever their label).
         divide: one dep over a dimensionless literal; or a dividend over a ``*__divisor``
         (a unitless divisor keeps the dividend's unit, a unit-bearing one gives the quotient).
         compare_multiplicative: the reference's state times a dimensionless factor.
         apply_rate: one ``rate`` symbol ``X/Y`` and one quantity of exactly ``Y``'s kind → ``X``.
-        unit_partition: a state over a ``*__chunk`` of its kind → a count.
+        unit_partition: a state over a ``chunk``-role operand of its kind → a count.
         fraction_portion: a count state times ``n/d``.
     """
     if not isinstance(equation, BoundEquation):
@@ -354,74 +350,23 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         table = _symbol_table(symbols)
     except _Refuse as exc:
         return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
-    cache = _verdict_cache(voc)
-    key = _cache_key(equation, table)
-    cached = cache.get(key)
-    if cached is not None:
-        return cached
     try:
-        verdict = Verdict("admitted", proof=_check(equation, table, voc))
+        return Verdict("admitted", proof=_check(equation, table, voc))
     except _Refuse as exc:
-        verdict = Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
-    if len(cache) >= VERDICT_CACHE_SIZE:
-        cache.clear()
-    cache[key] = verdict
-    return verdict
-
-
-VERDICT_CACHE_SIZE: Final[int] = 4096
-"""Most verdicts kept per vocabulary; that cache is emptied when full."""
-
-_VERDICTS: dict[int, tuple[weakref.ref[UnitVocabulary], dict[tuple[object, ...], Verdict]]] = {}
-"""Verdicts by vocabulary id: a vocabulary's cache goes when the vocabulary does (a finalizer removes it)."""
-
-
-def _verdict_cache(vocab: UnitVocabulary) -> dict[tuple[object, ...], Verdict]:
-    entry = _VERDICTS.get(id(vocab))
-    if entry is not None and entry[0]() is vocab:
-        return entry[1]
-    cache: dict[tuple[object, ...], Verdict] = {}
-    _VERDICTS[id(vocab)] = (weakref.ref(vocab), cache)
-    weakref.finalize(vocab, _VERDICTS.pop, id(vocab), None)
-    return cache
-
-
-def _cache_key(equation: BoundEquation, table: Mapping[str, SymbolBinding]) -> tuple[object, ...]:
-    """Everything a verdict depends on, besides the vocabulary: the equation and the id, role and unit of every symbol it names.
-
-    ``_check`` reads the lhs symbol's role as well as its unit (a unitless ``ratio`` is a
-    pure number), so both are part of the key.
-    """
-    signature = tuple(_binding_key(table, dep) for dep in equation.dependencies)
-    return (equation, signature, _binding_key(table, equation.lhs_symbol_id))
-
-
-def _binding_key(table: Mapping[str, SymbolBinding], symbol_id: str) -> tuple[object, ...]:
-    """``(id, role, unit)``; a value that is not this id's SymbolBinding gets a key of its own (refused by _binding)."""
-    sym = table.get(symbol_id)
-    if sym is None:
-        return (symbol_id, None, None)
-    if not isinstance(sym, SymbolBinding) or sym.symbol_id != symbol_id:
-        return (symbol_id, "<malformed>", repr(sym))
-    return (symbol_id, sym.semantic_role, sym.unit)
-
-
-def clear_verdict_cache() -> None:
-    """Forget every cached verdict (for benchmarks measuring first-seen equations)."""
-    for _, cache in list(_VERDICTS.values()):
-        cache.clear()
+        return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
 
 
 def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> UnitProof:
     kind = eq.operation_kind
     if kind not in OPERATION_KINDS:
         raise _Refuse("unknown_operation", f"{kind!r} is not one of {', '.join(OPERATION_KINDS)}")
-    problem = _shape_problem(eq)
+    roles = roles_of(eq, table)
+    problem = _shape_problem(eq, roles)
     if problem:
         raise _Refuse(
             "operand_arity", f"the right-hand side {eq.rhs_canonical} is not the shape {kind} takes: {problem}"
         )
-    deps = [_operand(vocab, table, dep) for dep in sorted(eq.dependencies)]
+    deps = [_operand(vocab, table, dep, roles.get(dep, "operand")) for dep in sorted(eq.dependencies)]
     literal = None
     if eq.literal_unit is not None:
         literal = _Operand("<literal>", None, _resolve(vocab, eq.literal_unit, "literal_unit"))
@@ -466,26 +411,34 @@ def _signed_sum(rhs: sympy.Expr) -> bool:
 
 
 def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
-    """``(coefficient, {symbol: power})`` of a product of symbol powers, or None for any other shape."""
+    """``(coefficient, {symbol: net power})`` of a product of symbol powers, or None for any other shape.
+
+    A product kept as written (``q*z/z``) gives ``z`` the net power 0: it is still a
+    dependency, checked like any other, though it moves no unit.
+    """
     coeff: sympy.Rational = sympy.S.One
     powers: dict[str, int] = {}
-    for factor in rhs.args if isinstance(rhs, sympy.Mul) else (rhs,):
-        if isinstance(factor, sympy.Symbol):
-            powers[factor.name] = 1
+    stack = [rhs]
+    while stack:
+        factor = stack.pop()
+        if isinstance(factor, sympy.Mul):
+            stack.extend(factor.args)
+        elif isinstance(factor, sympy.Symbol):
+            powers[factor.name] = powers.get(factor.name, 0) + 1
         elif isinstance(factor, sympy.Rational):
-            coeff = factor
+            coeff = coeff * factor
         elif (
             isinstance(factor, sympy.Pow)
             and isinstance(factor.base, sympy.Symbol)
             and isinstance(factor.exp, sympy.Integer)
         ):
-            powers[factor.base.name] = int(factor.exp)
+            powers[factor.base.name] = powers.get(factor.base.name, 0) + int(factor.exp)
         else:
             return None
     return coeff, powers
 
 
-def _shape_problem(eq: BoundEquation) -> str:
+def _shape_problem(eq: BoundEquation, roles: Mapping[str, str]) -> str:
     """Why the right-hand side is not the expression its kind computes (``""`` when it is).
 
     The proof speaks of operands; the value comes from the expression.  They must agree,
@@ -497,17 +450,14 @@ def _shape_problem(eq: BoundEquation) -> str:
     shape = _monomial(eq.rhs)
     if shape is None:
         return "a product of operands"
-    coeff, powers = shape
-    if kind == "divide" and len(powers) == 2:
-        ok = sorted(powers.values()) == [-1, 1] and all(
-            (p == -1) == n.endswith(DIVISOR_SUFFIX) for n, p in powers.items()
-        )
-        return "" if ok and coeff == 1 else f"dividend / *{DIVISOR_SUFFIX}"
-    if kind == "unit_partition" and len(powers) == 2:
-        ok = sorted(powers.values()) == [-1, 1] and all(
-            (p == -1) == n.endswith(CHUNK_SUFFIX) for n, p in powers.items()
-        )
-        return "" if ok and coeff == 1 else f"state / *{CHUNK_SUFFIX}"
+    coeff, written = shape
+    powers = {n: p for n, p in written.items() if p != 0}
+    if kind == "divide" and coeff.p != 1:
+        return "a dividend over a divisor, with no multiplier"
+    for kind_, role in (("divide", "divisor"), ("unit_partition", "chunk")):
+        if kind == kind_ and len(powers) == 2:
+            ok = sorted(powers.values()) == [-1, 1] and all((p == -1) == (roles.get(n) == role) for n, p in powers.items())
+            return "" if ok and coeff == 1 else f"dividend / {role}"
     if any(p != 1 for p in powers.values()):
         return "each operand to the first power"
     if kind == "apply_rate" and coeff != 1:
@@ -593,7 +543,7 @@ def _constant_term(rhs: sympy.Expr) -> sympy.Expr:
 
 
 def _is_scalar(op: _Operand) -> bool:
-    return op.symbol_id.endswith(MULTIPLICAND_SUFFIX) or op.ref is None
+    return op.role == "scalar" or op.ref is None
 
 
 def _multiply(
@@ -636,11 +586,11 @@ def _divide(
     if len(deps) != 2:
         raise _Refuse(
             "operand_arity",
-            f"divide takes 1 dependency (over a literal) or 2 (dividend, *{DIVISOR_SUFFIX}); found {len(deps)}",
+            f"divide takes 1 dependency (over a literal) or 2 (dividend, divisor); found {len(deps)}",
         )
-    divisors = [op for op in deps if op.symbol_id.endswith(DIVISOR_SUFFIX)]
+    divisors = [op for op in deps if op.role == "divisor"]
     if len(divisors) != 1:
-        raise _Refuse("operand_arity", f"a two-dependency divide needs exactly one *{DIVISOR_SUFFIX} symbol")
+        raise _Refuse("operand_arity", "a two-dependency divide needs exactly one operand in the divisor role")
     divisor = divisors[0]
     dividend = deps[0] if deps[1] is divisor else deps[1]
     _no_offset(dividend, divisor)
@@ -768,14 +718,14 @@ def _numerator_unit(rate: UnitRef, num_kind: tuple[tuple[str, int], ...], vocab:
 def _unit_partition(
     eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
 ) -> UnitProof:
-    chunks = [op for op in deps if op.symbol_id.endswith(CHUNK_SUFFIX)]
+    chunks = [op for op in deps if op.role == "chunk"]
     if literal is not None and len(deps) == 1 and not chunks:
         state, chunk = deps[0], literal
     elif len(deps) == 2 and len(chunks) == 1 and literal is None:
         chunk = chunks[0]
         state = deps[0] if deps[1] is chunk else deps[1]
     else:
-        raise _Refuse("operand_arity", f"unit_partition divides a state by one *{CHUNK_SUFFIX} (or a literal chunk)")
+        raise _Refuse("operand_arity", "unit_partition divides a state by one operand in the chunk role (or a literal chunk)")
     _same_kind(state, chunk)
     _no_offset(state, chunk)
     if lhs_ref is not None and lhs_ref.dimension != _COUNT:
@@ -790,12 +740,12 @@ def _unit_partition(
 def _fraction_portion(
     eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
 ) -> UnitProof:
-    shares = [op for op in deps if op.symbol_id.endswith(SHARE_SUFFIX) and op.ref is None]
+    shares = [op for op in deps if op.role == "share" and op.ref is None]
     states = [op for op in deps if op not in shares]
     if len(states) != 1 or len(shares) > 1:
         raise _Refuse(
             "operand_arity",
-            f"fraction_portion takes one count (its referent) and at most one unitless *{SHARE_SUFFIX}; found {len(deps)} dependencies",
+            f"fraction_portion takes one count (its referent) and at most one unitless share; found {len(deps)} dependencies",
         )
     (state,) = states
     if state.dimension != _COUNT:

@@ -14,7 +14,7 @@ units beyond carrying unit surfaces as strings.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final, Literal, TypeVar
@@ -49,6 +49,14 @@ OPERATION_KINDS: Final[tuple[str, ...]] = (
     "fraction_portion",
 )
 """The ten operation kinds (ADR-0115, SPEC §4)."""
+
+OPERAND_ROLES: Final[frozenset[str]] = frozenset(
+    {"state", "operand", "scalar", "divisor", "rate", "quantity", "reference", "chunk", "share"}
+)
+"""What a dependency is to its equation (``BoundEquation.operand_roles``): ``state`` (the actor's holding the
+equation updates or reads), ``operand`` (a term of a sum, or another entity's holding), ``scalar``
+(a multiplier), ``divisor``, ``rate``, ``quantity`` (what a rate applies to), ``reference`` (a
+comparison's other holding), ``chunk`` (a partition's chunk), ``share`` (what a fraction_portion keeps)."""
 
 UNVERIFIED_PROOF: Final[str] = "unverified"
 """The ``unit_proof`` slot of an equation that is pending or refused (upstream sentinel)."""
@@ -290,6 +298,12 @@ class BoundEquation:
         unit_proof: the recorded proof string, or :data:`UNVERIFIED_PROOF`.
         admissibility_status: ``admitted``, ``pending`` or ``refused``.
         refusal_reason: required when refused, ``None`` otherwise.
+        operand_roles: ``(dependency id, role)`` pairs sorted by id, one per dependency,
+            roles from :data:`OPERAND_ROLES`; ``()`` when the producer records none (then
+            :func:`verifier.roles.roles_of` derives them from the symbols' semantic data).
+        operation: the index of the source operation this equation belongs to (a
+            transfer's debit and credit share one), or ``None`` when each equation is its
+            own operation, in tuple order.
 
     Raises:
         BindingGraphError: ``malformed_input``/``unsafe_expression``/``input_too_large``
@@ -306,6 +320,8 @@ class BoundEquation:
     unit_proof: str = UNVERIFIED_PROOF
     admissibility_status: str = "pending"
     refusal_reason: str | None = None
+    operand_roles: tuple[tuple[str, str], ...] = ()
+    operation: int | None = None
 
     @classmethod
     def create(
@@ -319,10 +335,17 @@ class BoundEquation:
         unit_proof: str = UNVERIFIED_PROOF,
         admissibility_status: str = "pending",
         refusal_reason: str | None = None,
+        operand_roles: Mapping[str, str] | None = None,
+        operation: int | None = None,
     ) -> BoundEquation:
-        """Build an equation, deriving ``rhs_canonical`` and ``dependencies`` from ``rhs``."""
+        """Build an equation, deriving ``rhs_canonical`` and ``dependencies`` from ``rhs``.
+
+        ``operand_roles`` maps each dependency to its role (see :data:`OPERAND_ROLES`).
+        """
         path = f"equations[{lhs_symbol_id}].rhs"
         check_expression(rhs, path=path)
+        if operand_roles is not None and not isinstance(operand_roles, Mapping):
+            raise _fail("operand_roles must be a mapping dependency -> role", f"equations[{lhs_symbol_id}].operand_roles")
         return cls(
             lhs_symbol_id=lhs_symbol_id,
             rhs=rhs,
@@ -334,6 +357,8 @@ class BoundEquation:
             unit_proof=unit_proof,
             admissibility_status=admissibility_status,
             refusal_reason=refusal_reason,
+            operand_roles=tuple(sorted(operand_roles.items())) if operand_roles else (),
+            operation=operation,
         )
 
     def __post_init__(self) -> None:
@@ -365,6 +390,34 @@ class BoundEquation:
             raise _fail(
                 f"a {self.admissibility_status} equation's unit_proof is {UNVERIFIED_PROOF!r}", f"{where}.unit_proof"
             )
+        self._check_roles(where)
+        if self.operation is not None:
+            _int(self.operation, f"{where}.operation")
+            if self.operation < 0:
+                raise _fail(f"operation must be >= 0, found {self.operation}", f"{where}.operation")
+
+    def _check_roles(self, where: str) -> None:
+        roles = self.operand_roles
+        if not isinstance(roles, tuple) or not all(
+            isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in roles
+        ):
+            raise _fail("operand_roles must be a tuple of (dependency, role) string pairs", f"{where}.operand_roles")
+        if not roles:
+            return
+        ids = [dep for dep, _ in roles]
+        if ids != sorted(set(ids)) or set(ids) != self.dependencies:
+            raise _fail(
+                f"operand_roles must name each dependency once, sorted; found {ids!r:.80}", f"{where}.operand_roles"
+            )
+        for dep, role in roles:
+            if role not in OPERAND_ROLES:
+                raise _fail(
+                    f"role of {dep} must be one of {sorted(OPERAND_ROLES)}, found {role!r:.40}", f"{where}.operand_roles"
+                )
+
+    def roles_text(self) -> str:
+        """``a:state,b:scalar`` (the canonical ``roles=[...]`` token's content)."""
+        return ",".join(f"{dep}:{role}" for dep, role in self.operand_roles)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data (``rhs`` as its canonical text); :meth:`from_json` reads it back."""
@@ -378,6 +431,8 @@ class BoundEquation:
             "admissibility_status": self.admissibility_status,
             "refusal_reason": self.refusal_reason,
             "source_span": self.source_span.to_json(),
+            "operand_roles": dict(self.operand_roles),
+            "operation": self.operation,
         }
 
     @classmethod
@@ -387,8 +442,19 @@ class BoundEquation:
             data,
             path,
             {"lhs_symbol_id", "rhs_canonical", "operation_kind", "source_span"},
-            {"dependencies", "literal_unit", "unit_proof", "admissibility_status", "refusal_reason"},
+            {
+                "dependencies",
+                "literal_unit",
+                "unit_proof",
+                "admissibility_status",
+                "refusal_reason",
+                "operand_roles",
+                "operation",
+            },
         )
+        roles = obj.get("operand_roles")
+        if roles is not None and not isinstance(roles, dict):
+            raise _fail("operand_roles must be an object dependency -> role", f"{path}.operand_roles")
         rhs = parse_expression(obj["rhs_canonical"], path=f"{path}.rhs_canonical")
         deps = obj.get("dependencies")
         if deps is not None and (not isinstance(deps, list) or sorted(free_names(rhs)) != deps):
@@ -404,12 +470,16 @@ class BoundEquation:
             unit_proof=obj.get("unit_proof", UNVERIFIED_PROOF),
             admissibility_status=obj.get("admissibility_status", "pending"),
             refusal_reason=obj.get("refusal_reason"),
+            operand_roles=roles,
+            operation=obj.get("operation"),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class OperationIndex:
-    """The state after operation (equation) ``index`` (ADR-0135's ``Operation`` variant).
+    """The state after the source's operation ``index``, counted from 0 (ADR-0135's ``Operation`` variant).
+
+    A transfer's two equations are one operation (``BoundEquation.operation``).
 
     Raises:
         BindingGraphError: ``malformed_input`` for a non-int or negative index.
@@ -651,11 +721,12 @@ class BindingGraph:
             lhs_seen.add(eq.lhs_symbol_id)
             for dep in sorted(eq.dependencies):
                 self._known(dep, f"equations[{i}].dependencies")
+        operations = self._check_operations()
         for i, unk in enumerate(self.unknowns):
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
-            if isinstance(unk.state_index, OperationIndex) and unk.state_index.index >= len(self.equations):
+            if isinstance(unk.state_index, OperationIndex) and unk.state_index.index >= operations:
                 raise _fail(
-                    f"operation index {unk.state_index.index} >= {len(self.equations)} equations",
+                    f"operation index {unk.state_index.index} >= {operations} operations",
                     f"unknowns[{i}].state_index",
                 )
         for i, con in enumerate(self.constraints):
@@ -670,6 +741,17 @@ class BindingGraph:
             f"BindingGraph({len(self.symbols)} symbols, {len(self.facts)} facts, {len(self.equations)} equations, "
             f"unknowns: {unknowns})"
         )
+
+    def _check_operations(self) -> int:
+        """Operation indices are all given or all absent, non-decreasing in tuple order; returns how many operations."""
+        given = [eq.operation for eq in self.equations if eq.operation is not None]
+        if not given:
+            return len(self.equations)
+        if len(given) != len(self.equations):
+            raise _fail("either every equation names its operation or none does", "equations")
+        if any(b < a for a, b in zip(given, given[1:], strict=False)):
+            raise _fail("operation indices must not decrease along the equations (source order)", "equations")
+        return given[-1] + 1
 
     def _known(self, symbol_id: str, path: str) -> None:
         if symbol_id not in self._by_id:
@@ -698,6 +780,8 @@ class BindingGraph:
             )
         for eq in self.equations:
             lit = f" literal_unit={eq.literal_unit}" if eq.literal_unit is not None else ""
+            lit += f" roles=[{eq.roles_text()}]" if eq.operand_roles else ""
+            lit += f" operation={eq.operation}" if eq.operation is not None else ""
             lines.append(
                 f"E {eq.lhs_symbol_id} := {eq.rhs_canonical} op={eq.operation_kind} deps=[{','.join(sorted(eq.dependencies))}]"
                 f"{lit} unit_proof={eq.unit_proof} status={eq.admissibility_status} refusal={eq.refusal_reason} "

@@ -24,6 +24,7 @@ from verifier import (
     Verdict,
     check_equation,
 )
+from adapters._common import upstream_roles, with_roles
 from verifier._expr import parse_expression
 from verifier.model import OPERATION_KINDS
 from verifier.reasons import REASON_STAGES
@@ -74,8 +75,21 @@ def fractions(text: str) -> dict[str, Fraction]:
     return {name: Fraction(value) for name, value in (item.split("=") for item in text.split())}
 
 
-def check(kind: str, symbols: str, rhs: str, *, vocab: str | None = None, literal: str | None = None) -> Verdict:
-    """check_equation on ``r := rhs`` with symbols given as ``"id:unit[:role] ..."``."""
+def check(
+    kind: str,
+    symbols: str,
+    rhs: str,
+    *,
+    vocab: str | None = None,
+    literal: str | None = None,
+    roles: str | None = None,
+) -> Verdict:
+    """check_equation on ``r := rhs`` with symbols given as ``"id:unit[:role] ..."``.
+
+    The rows name literal operands the upstream way (``op_000__multiplicand``), so the
+    operand roles are recorded as the upstream readers derive them, unless ``roles``
+    (``"a:state b:divisor"``) gives them.
+    """
     eq = BoundEquation.create(
         lhs_symbol_id="r",
         rhs=parse_expression(rhs),
@@ -83,7 +97,12 @@ def check(kind: str, symbols: str, rhs: str, *, vocab: str | None = None, litera
         source_span=SPAN,
         literal_unit=literal,
     )
-    return check_equation(eq, bindings(symbols), vocab_named(vocab))
+    table = {b.symbol_id: b for b in bindings(symbols)}
+    if roles is not None:
+        eq = with_roles(eq, dict(item.split(":") for item in roles.split()))
+    else:
+        eq = with_roles(eq, upstream_roles(eq, table))
+    return check_equation(eq, table, vocab_named(vocab))
 
 
 class Admit(NamedTuple):
@@ -109,6 +128,7 @@ class Refuse(NamedTuple):
     reason: str
     vocab: str | None = None
     literal: str | None = None
+    roles: str | None = None
 
 
 # The multiply scalar's id under the adapter convention (ADR-0133/0134).
@@ -477,7 +497,7 @@ REFUSED: dict[str, Refuse] = {
         "(a + b)/op_000__divisor",
         "operand_arity",
     ),
-    "divide-no-divisor-name": Refuse("divide", "a:mile b:hour", "a/b", "operand_arity"),
+    "divide-no-divisor-role": Refuse("divide", "a:mile b:hour", "a/b", "operand_arity", roles="a:state b:state"),
     "divide-unitless-over-hour": Refuse(
         "divide", "a:-:ratio op_000__divisor:hour", "a/op_000__divisor", "unit_mismatch"
     ),
@@ -517,7 +537,9 @@ REFUSED: dict[str, Refuse] = {
     "compare-multiplicative-celsius": Refuse("compare_multiplicative", "a:Celsius", "3*a", "offset_unit_arithmetic"),
     "compare-multiplicative-lhs-length": Refuse("compare_multiplicative", "a:items r:foot", "3*a", "unit_mismatch"),
     "unit-partition-one-dep": Refuse("unit_partition", "a:foot", "a", "operand_arity"),
-    "unit-partition-no-chunk-name": Refuse("unit_partition", "a:feet b:inches", "a/b", "operand_arity"),
+    "unit-partition-no-chunk-role": Refuse(
+        "unit_partition", "a:feet b:inches", "a/b", "operand_arity", roles="a:state b:state"
+    ),
     "unit-partition-chunk-other-dimension": Refuse(
         "unit_partition", "a:feet op_000__chunk:pound", "a/op_000__chunk", "unit_mismatch"
     ),
@@ -534,7 +556,7 @@ REFUSED: dict[str, Refuse] = {
         "unit_partition", "a:feet op_000__chunk:inches r:foot", "a/op_000__chunk", "unit_mismatch"
     ),
     "fraction-portion-length": Refuse("fraction_portion", "a:foot", "2*a/3", "unit_mismatch"),
-    "fraction-portion-ratio": Refuse("fraction_portion", "a:-:ratio", "2*a/3", "unit_mismatch"),
+    "fraction-portion-ratio": Refuse("fraction_portion", "a:-:ratio", "2*a/3", "unit_mismatch", roles="a:state"),
     "fraction-portion-two-deps": Refuse("fraction_portion", "a:items b:items", "a*b", "operand_arity"),
     "fraction-portion-no-deps": Refuse("fraction_portion", "", "2/3", "operand_arity"),
     "fraction-portion-lhs-other-kind": Refuse("fraction_portion", "a:items r:person", "2*a/3", "incommensurable_units"),
@@ -563,7 +585,7 @@ def test_admitted(label: str) -> None:
 def test_refused(label: str) -> None:
     """Refused rows carry the typed reason, no proof and the 'unverified' proof slot."""
     row = REFUSED[label]
-    verdict = check(row.kind, row.symbols, row.rhs, vocab=row.vocab, literal=row.literal)
+    verdict = check(row.kind, row.symbols, row.rhs, vocab=row.vocab, literal=row.literal, roles=row.roles)
     assert verdict.status == "refused", verdict
     assert verdict.proof is None
     assert verdict.refusal is not None

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+
+from adapters._common import upstream_roles, with_roles
 import sympy
 
 from verifier import BoundEquation, SourceSpanLink, SymbolBinding, Verdict, check_equation
@@ -170,7 +172,8 @@ def build(record: dict[str, Any]) -> tuple[BoundEquation, list[SymbolBinding]]:
         operation_kind=record["operation_kind"],
         source_span=SPAN,
     )
-    return equation, symbols
+    table = {s.symbol_id: s for s in symbols}
+    return with_roles(equation, upstream_roles(equation, table)), symbols  # upstream records name roles by suffix
 
 
 def outcome(verdict: Verdict) -> tuple[str, str]:

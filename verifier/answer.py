@@ -1,0 +1,132 @@
+"""Answers to a graph's unknowns, and the certification rule (SPEC §4 Question targets, Certification).
+
+An unknown with an entity reads that entity's holding of the asked unit's kind at
+the asked state index (:class:`verifier.holdings.Holdings`); ``entity=None`` totals
+every entity's holding of that kind, each converted exactly into the unit asked.
+
+*Certification (the wrong = 0 rule):* an answer is certified only when its whole
+graph is sound.  When any root-cause problem was found — a unit that does not
+resolve, an inadmissible equation, a broken holdings rule, a value outside its
+domain, a contradiction — every answer of the graph is that problem's refusal:
+the earliest stage wins (input, units, admissibility, values), ties by source
+order, and the detail names the offending symbol and equation.
+Knows nothing of input formats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from units import UnitRef, UnitRefusal, UnitVocabulary
+from units.vocabulary import check_commensurable
+from verifier.admissibility import Refusal
+from verifier.holdings import Holding, Holdings
+from verifier.model import BindingGraph, BoundUnknown, StateIndex, state_index_text
+from verifier.solve import Problem, Solution
+from verifier.targets import QuestionTargetError, entities, resolve_target
+
+__all__ = ["Reading", "certify", "read_unknown"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """An answer before certification: the exact value in the asked unit, and what it summed."""
+
+    value: Fraction
+    unit: str
+    question_form: str
+    state_index: StateIndex
+    parts: tuple[tuple[str, Fraction, Fraction], ...]  # (state symbol, its value, factor into the asked unit)
+    offset: Fraction
+
+
+def certify(problems: Sequence[Problem]) -> Refusal | None:
+    """The refusal every answer of a graph gets, or None when the graph is sound.
+
+    Returns:
+        The earliest root cause (stage, then source order), its detail naming where it is.
+    """
+    if not problems:
+        return None
+    root = min(problems)
+    detail = f"{root.refusal.detail} [{root.where()}]; no answer of this graph is certified"
+    return Refusal(root.refusal.reason, detail[:600])
+
+
+def read_unknown(
+    graph: BindingGraph,
+    unknown: BoundUnknown,
+    vocab: UnitVocabulary,
+    holdings: Holdings,
+    solution: Solution,
+) -> Reading | Refusal:
+    """Read one unknown's value from the holdings and the solved values (no certification here).
+
+    Order: the entity must exist; the asked unit must resolve; the ADR-0135 target must
+    fit; each holding read must be set and solved; then the value is converted exactly.
+    """
+    binding = graph.symbol(unknown.symbol_id)
+    if binding.entity is not None and binding.entity not in entities(graph):
+        return Refusal("unknown_entity_not_in_entities", f"{binding.entity!r} is not an entity of the graph")
+    asked_text = unknown.expected_unit or binding.unit
+    if asked_text is None:
+        return Refusal("unit_unbound", f"{unknown.symbol_id} asks for no unit")
+    try:
+        asked = vocab.resolve(asked_text, path=f"{unknown.symbol_id}.unit")
+        target = resolve_target(graph, unknown, vocab)
+    except UnitRefusal as exc:
+        return Refusal(exc.reason, exc.explain())
+    except QuestionTargetError as exc:
+        return Refusal(exc.reason, exc.detail)
+    owners = [Holding(binding.entity, asked.quantity_kind)] if binding.entity is not None else holdings.owners(asked.quantity_kind)
+    states = [s for s in (holdings.state_at(h, unknown.state_index) for h in owners) if s is not None]
+    if not states:
+        who = binding.entity if binding.entity is not None else "no entity"
+        return Refusal(
+            "state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}"
+        )
+    for name in states:
+        if name in solution.refusals:
+            return solution.refusals[name]
+        if name not in solution.values:
+            return Refusal("underdetermined", f"nothing fixes {name}")
+    if len(states) > 1 and (asked.is_offset or asked.kind == (("[temperature]", 1),)):
+        return Refusal("offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)")
+    return _convert(vocab, states, solution, asked, asked_text, target.question_form, unknown.state_index)
+
+
+def _convert(
+    vocab: UnitVocabulary,
+    states: list[str],
+    solution: Solution,
+    asked: UnitRef,
+    asked_text: str,
+    form: str,
+    index: StateIndex,
+) -> Reading | Refusal:
+    total = Fraction(0)
+    offset = Fraction(0)
+    parts: list[tuple[str, Fraction, Fraction]] = []
+    for name in states:
+        ref = solution.units.get(name)
+        value = solution.values[name]
+        if ref is None:
+            return Refusal("unit_unbound", f"{name} carries no unit to convert from")
+        try:
+            check_commensurable(ref, asked)
+        except UnitRefusal as exc:
+            return Refusal(exc.reason, f"{name} is in {ref.lemma}, asked in {asked.lemma}: {exc.detail}")
+        shift = Fraction(0)
+        if (ref.is_offset or asked.is_offset) and ref.lemma != asked.lemma:
+            shift = vocab.convert(Fraction(0), ref.lemma, asked.lemma)  # affine: value * factor + offset, exact
+            factor = vocab.convert(Fraction(1), ref.lemma, asked.lemma) - shift
+        elif ref.is_offset or asked.is_offset:
+            factor = Fraction(1)
+        else:
+            factor = ref.scale / asked.scale
+        total += value * factor + shift
+        offset = shift
+        parts.append((name, value, factor))
+    return Reading(total, asked_text, form, index, tuple(parts), offset if len(states) == 1 else Fraction(0))

@@ -1,0 +1,556 @@
+"""The exact solve of a binding graph's values (SPEC §4 Values; ADR-0134 amendment).
+
+Facts are read as exact rationals in their symbol's unit; equations are evaluated
+by forward substitution in dependency order, over the expression *as written*
+(so ``q*z/z`` with ``z = 0`` is a division by zero); what forward substitution
+leaves open is solved exactly as a sparse linear system over ``QQ`` with sympy's
+``DomainMatrix`` (reduced row echelon form), with certificates: a contradiction is
+``inconsistent``, a free symbol ``underdetermined``, a product of unknowns
+``nonlinear``.  Every value, forward or solved, passes the same domain checks
+(counts whole and non-negative, holdings of length, mass … non-negative,
+temperatures above absolute zero, the ``integer`` policy's whole quotients).
+
+Every refusal that is a *root cause* is recorded as a :class:`Problem` with its
+stage and source position, so the answerer can name the earliest one; values that
+merely depend on a refused one are ``refused_dependency`` and are not problems.
+Knows nothing of input formats or of holdings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+import sympy
+from sympy.polys.domains import QQ
+from sympy.polys.matrices import DomainMatrix
+
+from units import UnitRef, UnitRefusal, UnitVocabulary
+from units._numbers import format_exact
+from units.dimension import DimensionVector
+from units.vocabulary import check_commensurable
+from verifier._expr import EvaluationError, evaluate
+from verifier.admissibility import Refusal, UnitProof, Verdict
+from verifier.model import BindingGraph, BoundEquation
+
+MAX_VALUE_BITS: Final[int] = 100
+"""Largest numerator or denominator bit length of a value (about 30 digits); ``value_out_of_range`` beyond."""
+
+STAGES: Final[tuple[str, ...]] = ("input", "units", "admissibility", "values")
+"""Stages in the order root causes are ranked (SPEC §4 Certification): the earliest stage wins."""
+
+SCALING_KINDS: Final[frozenset[str]] = frozenset(
+    {"multiply", "divide", "compare_multiplicative", "unit_partition", "fraction_portion"}
+)
+_COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
+    DimensionVector.from_axes(axes) for axes in ({"length": 1}, {"length": 2}, {"length": 3}, {"mass": 1}, {"time": 1})
+)
+"""Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
+
+__all__ = ["MAX_VALUE_BITS", "STAGES", "Problem", "Solution", "StepRecord", "solve"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Problem:
+    """A root-cause refusal, ranked by ``(stage, section, position)``.
+
+    Attributes:
+        stage: index into :data:`STAGES`.
+        section: 0 symbols and facts, 1 equations, 2 constraints (source order across the graph).
+        position: index within the section.
+        symbol: the offending symbol.
+        equation: the equation it concerns (its lhs), or ``""`` for a fact or symbol.
+        refusal: the reason and detail.
+    """
+
+    stage: int
+    section: int
+    position: int
+    symbol: str
+    equation: str = field(default="", compare=False)
+    refusal: Refusal = field(default=Refusal("malformed_input", ""), compare=False)
+
+    def where(self) -> str:
+        """``"equation op_001_result"``, ``"fact q_ana_feet_t0"`` or ``"symbol x"``."""
+        if self.equation:
+            return f"equation {self.equation}"
+        return f"{('symbol', 'symbol', 'constraint on')[self.section]} {self.symbol}"
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One computed value, for the trace: what was evaluated, from what, with which factors."""
+
+    action: str
+    target: str
+    formula: str
+    factors: tuple[tuple[str, Fraction], ...]
+    inputs: tuple[tuple[str, Fraction], ...]
+    value: Fraction | None
+    unit: str | None
+    note: str
+
+
+@dataclass(slots=True)
+class Solution:
+    """What the solve found: values, refusals by symbol, root-cause problems and the steps taken."""
+
+    values: dict[str, Fraction] = field(default_factory=dict)
+    units: dict[str, UnitRef | None] = field(default_factory=dict)
+    refusals: dict[str, Refusal] = field(default_factory=dict)
+    roots: dict[str, Problem] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    steps: list[StepRecord] = field(default_factory=list)
+
+
+def solve(
+    graph: BindingGraph,
+    verdicts: Mapping[str, Verdict],
+    declared: Mapping[str, UnitRef | None],
+    vocab: UnitVocabulary,
+    policy: str,
+) -> Solution:
+    """Solve every value of ``graph`` exactly (see the module docstring).
+
+    Args:
+        graph: the binding graph.
+        verdicts: lhs → the equation's admissibility verdict.
+        declared: symbol id → its declared unit, resolved (``None``: none, or it did not resolve).
+        vocab: the unit vocabulary (for exact conversions of facts).
+        policy: ``"count_exact"`` or ``"integer"``.
+    """
+    run = _Run(graph, verdicts, declared, vocab, policy)
+    run.facts()
+    pending = run.forward()
+    if pending:
+        run.linear(pending)
+    run.constraints()
+    run.propagate()
+    return run.out
+
+
+class _Run:
+    """State of one :func:`solve` (private)."""
+
+    def __init__(
+        self,
+        graph: BindingGraph,
+        verdicts: Mapping[str, Verdict],
+        declared: Mapping[str, UnitRef | None],
+        vocab: UnitVocabulary,
+        policy: str,
+    ) -> None:
+        self.graph = graph
+        self.verdicts = verdicts
+        self.declared = declared
+        self.vocab = vocab
+        self.policy = policy
+        self.out = Solution()
+        self.by_lhs = {eq.lhs_symbol_id: eq for eq in graph.equations}
+        self.position = {eq.lhs_symbol_id: i for i, eq in enumerate(graph.equations)}
+        self.stated: dict[str, Fraction] = {}
+        self.symbols = graph.symbol_map
+
+    # ------------------------------------------------------------ refusals
+    def problem(self, name: str, section: int, position: int, refusal: Refusal, equation: str = "") -> None:
+        """Record a root cause (values stage) and refuse ``name``."""
+        problem = Problem(3, section, position, name, equation, refusal)
+        self.out.problems.append(problem)
+        self.refuse(name, refusal, problem)
+
+    def refuse(self, name: str, refusal: Refusal, root: Problem | None) -> None:
+        if name in self.out.refusals:
+            return
+        self.out.refusals[name] = refusal
+        if root is not None:
+            self.out.roots[name] = root
+        self.out.values.pop(name, None)
+        self.out.steps.append(StepRecord("refuse", name, "", (), (), None, None, str(refusal)))
+
+    def equation_problem(self, eq: BoundEquation, refusal: Refusal) -> None:
+        self.problem(eq.lhs_symbol_id, 1, self.position[eq.lhs_symbol_id], refusal, eq.lhs_symbol_id)
+
+    def depend(self, name: str, bad: str) -> None:
+        root = self.out.roots.get(bad)
+        cause = root.refusal if root is not None else self.out.refusals[bad]
+        self.refuse(name, Refusal("refused_dependency", f"depends on {bad}, refused ({cause.reason})"), root)
+
+    # ------------------------------------------------------------ facts
+    def facts(self) -> None:
+        for i, fact in enumerate(self.graph.facts):
+            name = fact.symbol_id
+            ref = self.declared.get(name)
+            value = self.fact_value(i, fact.magnitude, fact.unit, name, ref)
+            if value is None or name in self.out.refusals:
+                continue
+            if name in self.stated and self.stated[name] != value:
+                detail = f"two facts give {name} the values {format_exact(self.stated[name])} and {format_exact(value)}"
+                self.problem(name, 0, i, Refusal("inconsistent", detail))
+                continue
+            self.stated[name] = value
+            bad = self.domain(name, value, ref, None)
+            if bad is not None:
+                self.problem(name, 0, i, bad)
+                continue
+            self.out.values[name] = value
+            self.out.units[name] = ref
+            self.out.steps.append(StepRecord("fact", name, "", (), (), value, _surface(ref), ""))
+
+    def fact_value(self, i: int, value: Fraction, unit: str | None, name: str, ref: UnitRef | None) -> Fraction | None:
+        """The fact's value in its symbol's unit (converted exactly), or None when refused."""
+        declared_text = self.symbols[name].unit
+        if unit is None or unit == declared_text:
+            return value
+        try:
+            fref = self.vocab.resolve(unit, path=f"facts[{name}].unit")
+            if ref is not None:
+                check_commensurable(fref, ref)
+                if fref.is_offset or ref.is_offset:
+                    return self.vocab.convert(value, fref.lemma, ref.lemma)
+                return value * fref.scale / ref.scale
+            if fref.kind == () and declared_text is None:
+                return value * fref.scale  # "15 percent" on a unitless ratio is the number 3/20
+            detail = f"the fact gives {name} the unit {unit!r}, but the symbol carries {declared_text!r}"
+            self.problem(name, 0, i, Refusal("unit_mismatch", detail))
+        except UnitRefusal as exc:
+            self.problem(name, 0, i, Refusal(exc.reason, exc.explain()))
+        return None
+
+    # ------------------------------------------------------------ domain
+    def domain(self, name: str, value: Fraction, ref: UnitRef | None, kind: str | None) -> Refusal | None:
+        """Range and count checks of one value (``kind``: the producing equation's kind, if any)."""
+        if value.numerator.bit_length() > MAX_VALUE_BITS or value.denominator.bit_length() > MAX_VALUE_BITS:
+            return Refusal("value_out_of_range", f"{name} has more than {MAX_VALUE_BITS} bits")
+        if ref is None:
+            return None
+        if ref.dimension == _COUNT:
+            in_root = value * ref.scale
+            if in_root < 0:
+                return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
+            if in_root.denominator != 1:
+                reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
+                return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
+        elif value < 0 and ref.dimension in _NON_NEGATIVE:
+            return Refusal(
+                "negative_quantity",
+                f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
+            )
+        elif ref.kind == (("[temperature]", 1),):
+            kelvin = self.vocab.convert(value, ref.lemma, "Kelvin") if ref.is_offset else value * ref.scale
+            if kelvin < 0:
+                return Refusal("value_out_of_range", f"{name} = {format_exact(value)} {ref.surface} is below absolute zero")
+        return None
+
+    # ------------------------------------------------------------ forward substitution
+    def order(self) -> list[BoundEquation]:
+        """Equations in dependency order (each after the equations defining its inputs), iteratively."""
+        done: set[str] = set()
+        out: list[BoundEquation] = []
+        for root in self.graph.equations:
+            stack: list[tuple[BoundEquation, bool]] = [(root, False)]
+            while stack:
+                eq, expanded = stack.pop()
+                if eq.lhs_symbol_id in done:
+                    continue
+                if expanded:
+                    done.add(eq.lhs_symbol_id)
+                    out.append(eq)
+                    continue
+                stack.append((eq, True))
+                for dep in sorted(eq.dependencies, reverse=True):
+                    if dep in self.by_lhs and dep not in done:
+                        stack.append((self.by_lhs[dep], False))
+        return out
+
+    def forward(self) -> list[BoundEquation]:
+        """Evaluate every equation whose inputs are known; return the ones left open."""
+        pending: list[BoundEquation] = []
+        values = self.out.values
+        for eq in self.order():
+            lhs = eq.lhs_symbol_id
+            verdict = self.verdicts[lhs]
+            if verdict.proof is None:
+                self.refuse(lhs, verdict.refusal or Refusal("malformed_input", "refused"), None)
+                continue
+            bad = next((d for d in sorted(eq.dependencies) if d in self.out.refusals), None)
+            if bad is not None:
+                self.depend(lhs, bad)
+                continue
+            if all(d in values for d in eq.dependencies):
+                self.compute(eq, verdict.proof)
+            else:
+                pending.append(eq)
+        return pending
+
+    def compute(self, eq: BoundEquation, proof: UnitProof) -> None:
+        lhs = eq.lhs_symbol_id
+        factors = proof.factors
+        frame = {d: self.out.values[d] * factors.get(d, Fraction(1)) for d in eq.dependencies}
+        try:
+            value = evaluate(eq.rhs, frame, constant_scale=factors.get("<literal>", Fraction(1)))
+        except EvaluationError as exc:
+            self.equation_problem(eq, Refusal(exc.reason, f"{lhs}: {exc.detail}"))
+            return
+        if not self.accept(eq, proof, value, frame):
+            return
+        self.out.steps.append(
+            StepRecord(
+                "equation",
+                lhs,
+                eq.rhs_canonical,
+                tuple((k, v) for k, v in sorted(factors.items()) if v != 1),
+                tuple((d, self.out.values[d]) for d in sorted(eq.dependencies)),
+                value,
+                _surface(proof.result_ref),
+                eq.operation_kind,
+            )
+        )
+
+    def accept(self, eq: BoundEquation, proof: UnitProof, value: Fraction, frame: Mapping[str, Fraction]) -> bool:
+        """Check a computed value against a stated fact and its domain; store it when it passes."""
+        lhs = eq.lhs_symbol_id
+        stated = self.stated.get(lhs)
+        if stated is not None and stated != value:  # a contradiction outranks any domain refusal
+            detail = f"{lhs} is stated as {format_exact(stated)} but its equation gives {format_exact(value)}"
+            self.equation_problem(eq, Refusal("inconsistent", detail))
+            return False
+        problem = self.check_result(eq, proof, value, frame)
+        if problem is not None:
+            self.equation_problem(eq, problem)
+            return False
+        self.out.values[lhs] = value
+        self.out.units[lhs] = proof.result_ref
+        return True
+
+    def check_result(
+        self, eq: BoundEquation, proof: UnitProof, value: Fraction, frame: Mapping[str, Fraction]
+    ) -> Refusal | None:
+        kind = eq.operation_kind
+        lhs = eq.lhs_symbol_id
+        divisors = [op.symbol_id for op in proof.operands if op.role in ("divisor", "chunk")]
+        for divisor in divisors:
+            if frame.get(divisor) == 0:
+                return Refusal("division_by_zero", f"{lhs}: the divisor {divisor} is zero")
+            if self.policy == "integer" and divisor in frame and frame[divisor].denominator != 1:
+                return Refusal(
+                    "non_exact_division",
+                    f"{lhs}: the divisor {divisor} = {format_exact(frame[divisor])} is not whole (integer policy)",
+                )
+        if kind == "unit_partition" and value.denominator != 1:
+            return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
+        if self.policy == "integer" and value.denominator != 1:
+            return Refusal(
+                "non_exact_division", f"{lhs} = {format_exact(value)} is not whole (integer policy: every value is whole)"
+            )
+        return self.domain(lhs, value, proof.result_ref, kind)
+
+    # ------------------------------------------------------------ linear solve
+    def linear(self, pending: list[BoundEquation]) -> None:
+        """Exact sparse linear solving of what forward substitution left open (with certificates)."""
+        rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]] = []
+        for eq in pending:
+            proof = self.verdicts[eq.lhs_symbol_id].proof
+            if proof is None:
+                continue
+            form = self.linear_form(eq, proof)
+            if form is not None:
+                rows.append((eq, *form))
+        if len(rows) != len(pending):
+            return
+        names = sorted({n for _, coeffs, _ in rows for n in coeffs})
+        system = "; ".join(f"{eq.lhs_symbol_id} := {eq.rhs_canonical}" for eq, _, _ in rows)
+        solved = _rref(rows, names)
+        if solved is None:
+            for eq, _, _ in rows:
+                self.equation_problem(eq, Refusal("inconsistent", f"the equations contradict each other: {system}"[:400]))
+            return
+        for name in names:
+            if name not in solved:
+                self.refuse(name, Refusal("underdetermined", f"{name} is not fixed by the equations ({system})"[:400]), None)
+        self.out.values.update(solved)
+        certificate = "; ".join(
+            _certificate(coeffs, const) for _, coeffs, const in rows if coeffs and set(coeffs) <= set(solved)
+        )
+        self.out.steps.append(
+            StepRecord(
+                "solve",
+                ",".join(sorted(solved)),
+                certificate,
+                (),
+                tuple(sorted(solved.items())),
+                None,
+                None,
+                f"exact linear solve of {len(rows)} equations in {len(names)} unknowns",
+            )
+        )
+        self.check_solved(rows, solved)
+
+    def check_solved(self, rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], solved: dict[str, Fraction]) -> None:
+        """Every linearly solved value passes the domain checks a forward value passes."""
+        for eq, _, _ in rows:
+            lhs = eq.lhs_symbol_id
+            proof = self.verdicts[lhs].proof
+            if proof is None or lhs not in self.out.values or not all(d in self.out.values for d in eq.dependencies):
+                continue
+            self.out.units[lhs] = proof.result_ref
+            frame = {d: self.out.values[d] * proof.factors.get(d, Fraction(1)) for d in eq.dependencies}
+            problem = self.check_result(eq, proof, self.out.values[lhs], frame)
+            if problem is not None:
+                self.equation_problem(eq, problem)
+        for name in sorted(solved):
+            if name in self.out.refusals:
+                continue
+            ref = self.out.units.get(name) or self.declared.get(name)
+            self.out.units[name] = ref
+            bad = self.domain(name, solved[name], ref, None)
+            if bad is None and self.policy == "integer" and solved[name].denominator != 1:
+                bad = Refusal("non_exact_division", f"{name} = {format_exact(solved[name])} is not whole (integer policy)")
+            if bad is not None:
+                self.problem(name, 1, self.position.get(name, len(self.position)), bad, name if name in self.by_lhs else "")
+
+    def linear_form(self, eq: BoundEquation, proof: UnitProof) -> tuple[dict[str, Fraction], Fraction] | None:
+        """``lhs - rhs`` as ``(coefficients, constant)`` over the unknown symbols, or None (refused)."""
+        factors = proof.factors
+        lhs = eq.lhs_symbol_id
+        try:
+            coeffs, const = _form(eq.rhs, self.out.values, factors, factors.get("<literal>", Fraction(1)), top=True)
+        except EvaluationError as exc:
+            self.equation_problem(eq, Refusal(exc.reason, f"{lhs}: {exc.detail}"))
+            return None
+        if coeffs is None:
+            self.equation_problem(eq, Refusal("nonlinear", f"{lhs}: what is left after substitution is not linear"))
+            return None
+        # lhs - rhs = 0, i.e. lhs - sum(c * x) = const; a known lhs moves to the right-hand side
+        out = {name: -c for name, c in coeffs.items()}
+        if lhs in self.out.values:
+            const = const - self.out.values[lhs]
+        else:
+            out[lhs] = out.get(lhs, Fraction(0)) + 1
+        return {k: v for k, v in out.items() if v != 0}, const
+
+    # ------------------------------------------------------------ constraints and propagation
+    def constraints(self) -> None:
+        for i, con in enumerate(self.graph.constraints):
+            value = self.out.values.get(con.symbol_id)
+            if value is not None and not con.holds(value):
+                detail = f"{con.symbol_id} = {format_exact(value)} violates the constraint {con.predicate}"
+                self.problem(con.symbol_id, 2, i, Refusal("inconsistent", detail))
+
+    def propagate(self) -> None:
+        """Refuse every value downstream of a refused one (``refused_dependency``)."""
+        for eq in self.order():
+            lhs = eq.lhs_symbol_id
+            if lhs in self.out.refusals:
+                continue
+            bad = next((d for d in sorted(eq.dependencies) if d in self.out.refusals), None)
+            if bad is not None:
+                self.depend(lhs, bad)
+
+
+_Form = tuple[dict[str, Fraction] | None, Fraction]
+
+
+def _form(
+    node: sympy.Expr, known: Mapping[str, Fraction], factors: Mapping[str, Fraction], literal: Fraction, *, top: bool
+) -> _Form:
+    """A linear form of ``node``: ``(coefficients by unknown, constant)``; coefficients None when not linear.
+
+    Known symbols are substituted (scaled by their frame factors); the additive constant
+    of the top-level sum is scaled by ``literal`` (as :func:`verifier._expr.evaluate` does).
+
+    Raises:
+        EvaluationError: ``division_by_zero`` for a zero denominator.
+    """
+    if isinstance(node, sympy.Symbol):
+        name = node.name
+        scale = factors.get(name, Fraction(1))
+        if name in known:
+            return {}, known[name] * scale
+        return {name: scale}, Fraction(0)
+    if isinstance(node, sympy.Rational):
+        value = Fraction(int(node.p), int(node.q))
+        return {}, value * literal if top else value
+    if isinstance(node, sympy.Add):
+        coeffs: dict[str, Fraction] | None = {}
+        const = Fraction(0)
+        for arg in node.args:
+            sub, c = _form(arg, known, factors, literal, top=top and isinstance(arg, sympy.Rational))
+            if sub is None or coeffs is None:
+                coeffs = None
+            else:
+                for k, v in sub.items():
+                    coeffs[k] = coeffs.get(k, Fraction(0)) + v
+            const += c
+        return coeffs, const
+    if isinstance(node, sympy.Mul):
+        return _product([_form(arg, known, factors, literal, top=False) for arg in node.args])
+    if isinstance(node, sympy.Pow):
+        coeffs, const = _form(node.base, known, factors, literal, top=False)
+        exp = int(node.exp)
+        if coeffs:
+            return (coeffs, const) if exp == 1 else (None, Fraction(0))
+        if coeffs is None:
+            return None, Fraction(0)
+        if exp < 0 and const == 0:
+            raise EvaluationError("division_by_zero", f"{node.base} is zero")
+        return {}, const**exp
+    raise EvaluationError("unsafe_expression", f"{type(node).__name__} cannot be solved")
+
+
+def _product(parts: list[_Form]) -> _Form:
+    """The product of linear forms, linear only when at most one factor holds an unknown."""
+    coeffs: dict[str, Fraction] = {}
+    const = Fraction(1)
+    linear = False
+    for sub, c in parts:
+        if sub is None:
+            return None, Fraction(0)
+        if sub:
+            if linear:
+                return None, Fraction(0)
+            linear = True
+            coeffs = {k: v * const for k, v in sub.items()}
+            const = c * const
+            continue
+        coeffs = {k: v * c for k, v in coeffs.items()}
+        const *= c
+    return coeffs, const
+
+
+def _rref(rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], names: list[str]) -> dict[str, Fraction] | None:
+    """Solve the sparse system exactly (sympy ``DomainMatrix`` over QQ): determined values, or None if inconsistent."""
+    column = {name: j for j, name in enumerate(names)}
+    width = len(names)
+    data = {}
+    for i, (_, coeffs, const) in enumerate(rows):
+        row = {column[n]: QQ(c.numerator, c.denominator) for n, c in coeffs.items()}
+        if const != 0:
+            row[width] = QQ(const.numerator, const.denominator)
+        if row:
+            data[i] = row
+    reduced, pivots = DomainMatrix(data, (len(rows), width + 1), QQ).rref()
+    if width in pivots:
+        return None
+    sdm = reduced.to_sdm()
+    pivot_set = set(pivots)
+    out: dict[str, Fraction] = {}
+    for i, j in enumerate(pivots):
+        row = sdm.get(i, {})
+        if any(k != j and k != width and k not in pivot_set for k in row):
+            continue  # tied to a free symbol
+        value = row.get(width, QQ(0))
+        out[names[j]] = Fraction(int(value.numerator), int(value.denominator))
+    return out
+
+
+def _certificate(coeffs: Mapping[str, Fraction], const: Fraction) -> str:
+    """``(c1)*a + (c2)*b - (k)``: a row of the solved system, zero at the solution (replayable text)."""
+    terms = " + ".join(f"({format_exact(c)})*{name}" for name, c in sorted(coeffs.items()))
+    return f"{terms} - ({format_exact(const)})"
+
+
+def _surface(ref: UnitRef | None) -> str | None:
+    return ref.surface if ref is not None else None
