@@ -65,6 +65,10 @@ _C: Final = re.compile(rf"C (?P<id>\S+) pred=(?P<pred>.+?) span={_SPAN}")
 _P: Final = re.compile(rf"P {_SPAN} text=(?P<text>.*)")
 _CALL: Final = re.compile(r"(?P<kind>[a-z_]+)\((?P<actor>[^,()]+?)(?:->(?P<target>[^,()]+?))?, (?P<arg>.+)\)")
 _QTY: Final = re.compile(r"(?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?) (?P<unit>[^,()=]+)")
+_CALL_KINDS: Final[frozenset[str]] = frozenset(
+    {"add", "subtract", "transfer", "multiply", "divide", "apply_rate", "compare_additive", "compare_multiplicative"}
+)
+"""The upstream call forms (``add(Sam, 3 apples)`` …); any other name is ``unsafe_expression``."""
 _COMPARE: Final = re.compile(
     r"(?P<dir>more|fewer|times|fraction)\((?P<ref>[^,()]+), (?P<key>delta|factor)=(?P<val>[^()]+)\)"
 )
@@ -296,6 +300,8 @@ def _rhs(
     if call is None:
         return parse_expression(text, path=where), None
     kind, actor, arg = call["kind"], call["actor"], call["arg"]
+    if kind not in _CALL_KINDS:
+        raise MathGraphError("unsafe_expression", f"unknown call form {kind}(...)", where)
     if kind != op:
         raise MathGraphError(
             "malformed_input", f"the call form is {kind}(...) but the line says op={op}: it disagrees with itself", where

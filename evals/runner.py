@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Final
 
 OUTCOMES: Final[tuple[str, ...]] = ("correct", "wrong", "refused_expected", "refused_unexpected", "error")
-LANES: Final[tuple[str, ...]] = ("graphs", "relational", "bad_inputs", "crosscheck")
+LANES: Final[tuple[str, ...]] = ("graphs", "soundness", "relational", "bad_inputs", "crosscheck")
 SLOW_SECONDS: Final[float] = 1.0
 """A bad input must be refused well under this; a slower case scores ``error`` (a hang guard, not a benchmark)."""
 

@@ -228,6 +228,8 @@ class _Replay:
             read = self.h.holding_of.get(dep)
             if role != "state" or read is None or read.entity != entity or read == holding:
                 continue
+            if eq.operation_kind == "divide" and holding is not None:
+                continue  # a quotient (miles over hours): a new quantity derived from the dividend, which stays
             self.refuse(
                 position,
                 eq,
@@ -265,7 +267,7 @@ class _Replay:
         if owners[0] is None or owners[0] == owners[1]:
             return f"transfer {first}: its two sides must belong to two entities"
         deltas = [self.delta(eq) for eq in sides]
-        if deltas[0] is None or deltas[1] is None or deltas[0] + deltas[1] != 0 or deltas[0] == 0:
+        if deltas[0] is None or deltas[1] is None or deltas[0] + deltas[1] != 0:
             return f"transfer {first}: the debit and the credit are not the same amount"
         if sides[0].literal_unit != sides[1].literal_unit:
             return f"transfer {first}: the two sides move amounts in different units"

@@ -175,8 +175,11 @@ class _Run:
 
     def depend(self, name: str, bad: str) -> None:
         root = self.out.roots.get(bad)
-        cause = root.refusal if root is not None else self.out.refusals[bad]
-        self.refuse(name, Refusal("refused_dependency", f"depends on {bad}, refused ({cause.reason})"), root)
+        if root is not None:
+            cause = f"{root.symbol} ({root.refusal.reason}: {root.refusal.detail})"
+        else:
+            cause = f"{bad} ({self.out.refusals[bad].reason})"
+        self.refuse(name, Refusal("refused_dependency", f"depends on {bad}; cause: {cause}"[:400]), root)
 
     # ------------------------------------------------------------ facts
     def facts(self) -> None:
@@ -341,11 +344,12 @@ class _Run:
                 )
         if kind == "unit_partition" and value.denominator != 1:
             return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
-        if self.policy == "integer" and value.denominator != 1:
+        bad = self.domain(lhs, value, proof.result_ref, kind)
+        if bad is None and self.policy == "integer" and value.denominator != 1:
             return Refusal(
                 "non_exact_division", f"{lhs} = {format_exact(value)} is not whole (integer policy: every value is whole)"
             )
-        return self.domain(lhs, value, proof.result_ref, kind)
+        return bad
 
     # ------------------------------------------------------------ linear solve
     def linear(self, pending: list[BoundEquation]) -> None:
@@ -389,7 +393,18 @@ class _Run:
         self.check_solved(rows, solved)
 
     def check_solved(self, rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], solved: dict[str, Fraction]) -> None:
-        """Every linearly solved value passes the domain checks a forward value passes."""
+        """Every linearly solved value passes the domain checks a forward value passes (the solved symbols first)."""
+        index = {sym.symbol_id: i for i, sym in enumerate(self.graph.symbols)}
+        for name in sorted(solved, key=lambda n: index.get(n, len(index))):
+            if name in self.out.refusals or name in self.by_lhs:
+                continue
+            ref = self.declared.get(name)
+            self.out.units[name] = ref
+            bad = self.domain(name, solved[name], ref, None)
+            if bad is None and self.policy == "integer" and solved[name].denominator != 1:
+                bad = Refusal("non_exact_division", f"{name} = {format_exact(solved[name])} is not whole (integer policy)")
+            if bad is not None:
+                self.problem(name, 0, index.get(name, len(index)), bad)
         for eq, _, _ in rows:
             lhs = eq.lhs_symbol_id
             proof = self.verdicts[lhs].proof
@@ -400,16 +415,6 @@ class _Run:
             problem = self.check_result(eq, proof, self.out.values[lhs], frame)
             if problem is not None:
                 self.equation_problem(eq, problem)
-        for name in sorted(solved):
-            if name in self.out.refusals:
-                continue
-            ref = self.out.units.get(name) or self.declared.get(name)
-            self.out.units[name] = ref
-            bad = self.domain(name, solved[name], ref, None)
-            if bad is None and self.policy == "integer" and solved[name].denominator != 1:
-                bad = Refusal("non_exact_division", f"{name} = {format_exact(solved[name])} is not whole (integer policy)")
-            if bad is not None:
-                self.problem(name, 1, self.position.get(name, len(self.position)), bad, name if name in self.by_lhs else "")
 
     def linear_form(self, eq: BoundEquation, proof: UnitProof) -> tuple[dict[str, Fraction], Fraction] | None:
         """``lhs - rhs`` as ``(coefficients, constant)`` over the unknown symbols, or None (refused)."""

@@ -296,14 +296,14 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
             trace.append(_answer_step(unknown.symbol_id, reading))
         else:
             answers[unknown.symbol_id] = root if root is not None else reading  # type: ignore[assignment]
-    refusals = dict(solution.refusals)
-    for hp in holdings.problems:
-        refusals.setdefault(hp.equation, hp.refusal)
     values = {
         name: Value(rational(v), _unit_text(solution.units.get(name)) or symbols[name].unit)
         for name, v in solution.values.items()
-        if name not in refusals
+        if name not in solution.refusals
     }
+    refusals = dict(solution.refusals)
+    for hp in holdings.problems:  # a broken history rule refuses the equation; its value stays listed
+        refusals.setdefault(hp.equation, hp.refusal)
     return GraphReport(
         verdicts=verdicts,
         values=values,

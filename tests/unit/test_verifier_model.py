@@ -951,6 +951,8 @@ def test_json_shape() -> None:
         "admissibility_status": "admitted",
         "refusal_reason": None,
         "source_span": {"source_id": "math_problem_graph", "start": 4, "end": 18},
+        "operand_roles": {},
+        "operation": None,
     }
     assert data["unknowns"][0]["state_index"] == "op(0)"
     assert data["facts"][1] == {
