@@ -92,6 +92,7 @@ class Holdings:
     timeline: dict[Holding, list[tuple[int, str]]] = field(default_factory=dict)
     operations: int = 0
     problems: list[HoldingProblem] = field(default_factory=list)
+    _by_kind: dict[tuple[tuple[str, int], ...], list[Holding]] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -145,9 +146,13 @@ class Holdings:
         return states[-1][1] if states else self.initial.get(holding)
 
     def owners(self, kind: tuple[tuple[str, int], ...]) -> list[Holding]:
-        """Every holding of one quantity kind, sorted by entity (for an ``entity=None`` total)."""
-        found = set(self.initial) | set(self.timeline)
-        return sorted(h for h in found if h.kind == kind)
+        """Every holding of one quantity kind, sorted by entity (for an ``entity=None`` total); indexed once."""
+        if self._by_kind is None:
+            index: dict[tuple[tuple[str, int], ...], list[Holding]] = {}
+            for holding in sorted(set(self.initial) | set(self.timeline)):
+                index.setdefault(holding.kind, []).append(holding)
+            self._by_kind = index
+        return self._by_kind.get(kind, [])
 
 
 class _Replay:

@@ -287,8 +287,13 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
     root = certify(problems)
     trace = [_trace_step(step) for step in solution.steps]
     answers: dict[str, Answer | Refusal] = {}
+    readings: dict[tuple[object, ...], Reading | Refusal] = {}  # unknowns asking the same thing read it once
     for unknown in graph.unknowns:
-        reading = read_unknown(graph, unknown, voc, holdings, solution)
+        binding = symbols[unknown.symbol_id]
+        key = (binding.entity, binding.unit, unknown.expected_unit, str(unknown.state_index), unknown.question_form)
+        if key not in readings:
+            readings[key] = read_unknown(graph, unknown, voc, holdings, solution)
+        reading = readings[key]
         if isinstance(reading, Reading) and root is None:
             answers[unknown.symbol_id] = Answer(
                 rational(reading.value), reading.unit, reading.question_form, reading.state_index

@@ -113,7 +113,7 @@ def test_unknown_lane_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None
     """An unknown lane name is exit 2 with the list of lanes."""
     code, _ = run(["lanes", "--lane", "nope"])
     assert code == 2
-    assert "graphs, relational, bad_inputs, crosscheck" in capsys.readouterr().err
+    assert "graphs, soundness, relational, bad_inputs, crosscheck" in capsys.readouterr().err
 
 
 def test_crosscheck_command(tmp_path: Path) -> None:
