@@ -226,7 +226,7 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
 
 def _equation(m: re.Match[str], deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> BoundEquation:
     """One ``E`` line as an equation; its parts (call form, ``op=``, ``literal_unit=``, owner) must agree."""
-    rhs, literal_unit = _rhs(m["rhs"], m["op"], m["lhs"], deps, by_id, where)
+    rhs, literal_unit = _rhs(m["rhs"], m["op"], m["lhs"], deps, by_id, where=where)
     written_lit = _none(m["lit"]) if m["lit"] else None
     if literal_unit is not None and written_lit is not None and written_lit != literal_unit:
         raise MathGraphError(
@@ -256,7 +256,9 @@ def _roles(text: str, where: str) -> dict[str, str]:
     for item in text.split(","):
         dep, sep, role = item.partition(":")
         if not sep or not dep or dep in roles:
-            raise MathGraphError("malformed_input", f"roles=[...] lists dependency:role pairs, found {item[:40]!r}", where)
+            raise MathGraphError(
+                "malformed_input", f"roles=[...] lists dependency:role pairs, found {item[:40]!r}", where
+            )
         roles[dep] = role
     return roles
 
@@ -293,7 +295,7 @@ def _suffixed(deps: tuple[str, ...], suffix: str) -> str | None:
 
 
 def _rhs(
-    text: str, op: str, lhs: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str
+    text: str, op: str, lhs: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], *, where: str
 ) -> tuple[sympy.Expr, str | None]:
     """Build the right-hand side from a call form or from arithmetic text."""
     call = _CALL.fullmatch(text)
@@ -304,7 +306,9 @@ def _rhs(
         raise MathGraphError("unsafe_expression", f"unknown call form {kind}(...)", where)
     if kind != op:
         raise MathGraphError(
-            "malformed_input", f"the call form is {kind}(...) but the line says op={op}: it disagrees with itself", where
+            "malformed_input",
+            f"the call form is {kind}(...) but the line says op={op}: it disagrees with itself",
+            where,
         )
     owner = by_id[lhs].entity if lhs in by_id else None
     if owner is not None and owner != actor:

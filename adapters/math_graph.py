@@ -490,6 +490,7 @@ class _Binder:
         kind: str,
         label: str,
         roles: dict[str, str],
+        *,
         literal_unit: str | None = None,
     ) -> None:
         self.equations.append(
@@ -571,7 +572,9 @@ class _Binder:
             sign = 1 if op.kind == "add" else -1
             rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
             self.add_symbol(result, label, "quantity", op.actor, unit)
-            self.add_equation(result, rhs, op.kind, label, {state[0]: "state"} if state else {}, operand.unit)
+            self.add_equation(
+                result, rhs, op.kind, label, {state[0]: "state"} if state else {}, literal_unit=operand.unit
+            )
             self.set_state(op.actor, unit, result)
             if op.kind == "transfer":
                 assert op.target is not None
@@ -582,7 +585,12 @@ class _Binder:
                 self.add_symbol(target_result, target_label, "quantity", op.target, target_unit)
                 rhs_t = (symbol(target_state[0]) if target_state else sympy.Integer(0)) + rational(operand.value)
                 self.add_equation(
-                    target_result, rhs_t, op.kind, target_label, {target_state[0]: "state"} if target_state else {}, operand.unit
+                    target_result,
+                    rhs_t,
+                    op.kind,
+                    target_label,
+                    {target_state[0]: "state"} if target_state else {},
+                    literal_unit=operand.unit,
                 )
                 self.set_state(op.target, target_unit, target_result)
             return
@@ -676,7 +684,7 @@ class _Binder:
                 op.kind,
                 label,
                 {state[0]: "reference"},
-                operand.delta.unit,
+                literal_unit=operand.delta.unit,
             )
             self.set_state(op.actor, state[1], result)
             return

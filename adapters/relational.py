@@ -173,12 +173,18 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
                     "compare_additive",
                     label,
                     {ref_id: "reference"},
-                    unit_of(entity),
+                    literal_unit=unit_of(entity),
                 )
             )
         elif kind == "times_as_many":
             equations.append(
-                _eq(sid, rational(_fraction(item, "factor")) * ref, "compare_multiplicative", label, {ref_id: "reference"})
+                _eq(
+                    sid,
+                    rational(_fraction(item, "factor")) * ref,
+                    "compare_multiplicative",
+                    label,
+                    {ref_id: "reference"},
+                )
             )
         else:
             divisor = f"{sid}__divisor"
@@ -241,7 +247,7 @@ def _sym(symbol_id: str, label: str, role: str, entity: str | None, unit: str | 
 
 
 def _eq(
-    lhs: str, rhs: sympy.Expr, kind: str, label: str, roles: dict[str, str], literal_unit: str | None = None
+    lhs: str, rhs: sympy.Expr, kind: str, label: str, roles: dict[str, str], *, literal_unit: str | None = None
 ) -> BoundEquation:
     return BoundEquation.create(
         lhs_symbol_id=lhs,

@@ -75,6 +75,8 @@ METRIC_KEYS: Final[tuple[str, ...]] = (
     "cold_start_s",
     "cold_start_wall_s",
     "cold_start_units_only_s",
+    "inverse_chain_1000_s",
+    "totals_growth_ratio",
     "check_equation_us",
     "check_equation_cached_us",
     "check_equation_with_proof_string_us",
@@ -712,6 +714,84 @@ def lanes_memory(rounds: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the run
 
 
+def scaling(rounds: int) -> dict[str, list[float]]:
+    """Seconds to bind and verify a 1,000-relation inverse chain, and to verify N entities with N total-unknowns.
+
+    The chain (``e_{i+1} = e_i + 1``, the last one stated, the first asked) leaves everything
+    to the linear solve; the totals measure N = 400 and N = 800 for the growth ratio
+    (about 2 for N log N, 4 for N squared).
+    """
+    from adapters import bind_relations
+    from verifier import BindingGraph, BoundFact, BoundUnknown, SourceSpanLink, SymbolBinding, verify
+
+    span = SourceSpanLink(source_id="bench", start=0, end=1)
+
+    def chain() -> float:
+        relations: list[dict[str, object]] = [
+            {"kind": "more_than", "entity": f"e{i + 1}", "ref": f"e{i}", "delta": 1} for i in range(999)
+        ]
+        relations.append({"kind": "fact", "entity": "e999", "value": 5000})
+        start = time.perf_counter()
+        verify(bind_relations(relations, {"entity": "e0", "unit": "dollars"}), policy="integer")
+        return time.perf_counter() - start
+
+    def totals(n: int) -> float:
+        symbols, facts, unknowns = [], [], []
+        for i in range(n):
+            symbols.append(
+                SymbolBinding(
+                    symbol_id=f"ent{i}",
+                    name=f"E{i}",
+                    semantic_role="entity",
+                    source_span=span,
+                    introduced_by="bench",
+                    entity=f"E{i}",
+                )
+            )
+            symbols.append(
+                SymbolBinding(
+                    symbol_id=f"q{i}",
+                    name=f"q{i}",
+                    semantic_role="quantity",
+                    source_span=span,
+                    introduced_by="bench",
+                    entity=f"E{i}",
+                    unit="dollars",
+                )
+            )
+            symbols.append(
+                SymbolBinding(
+                    symbol_id=f"u{i}",
+                    name=f"u{i}",
+                    semantic_role="unknown",
+                    source_span=span,
+                    introduced_by="bench",
+                    unit="dollars",
+                )
+            )
+            facts.append(BoundFact(symbol_id=f"q{i}", value=str(i), source_span=span, unit="dollars"))
+            unknowns.append(
+                BoundUnknown(
+                    symbol_id=f"u{i}",
+                    question_span=span,
+                    state_index="initial",
+                    question_form="identity",
+                    expected_unit="dollars",
+                )
+            )
+        graph = BindingGraph(symbols=tuple(symbols), facts=tuple(facts), unknowns=tuple(unknowns))
+        start = time.perf_counter()
+        verify(graph)
+        return time.perf_counter() - start
+
+    out: dict[str, list[float]] = {"chain_1000_s": [], "totals_400_s": [], "totals_800_s": []}
+    for _ in range(rounds):
+        out["chain_1000_s"].append(chain())
+        out["totals_400_s"].append(totals(400))
+        out["totals_800_s"].append(totals(800))
+    return out
+
+
 def _metric(value: float | None, unit: str, target: str, met: bool | None, **extra: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"median": value, "unit": unit, "target": target, "met": met}
     out.update(extra)
@@ -885,6 +965,18 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
     else:
         for key in ("verify_upstream_graph_us", "verify_upstream_graph_uncached_us"):
             metrics[key] = _metric(None, "us", "< 300", None, skipped=f"{upstream} is absent")
+
+    _log("scaling: a 1,000-relation inverse chain; N entities with N total-unknowns")
+    scale = scaling(max(1, min(rounds, 3)))
+    details["scaling"] = scale
+    chain_s = statistics.median(scale["chain_1000_s"])
+    metrics["inverse_chain_1000_s"] = _metric(
+        chain_s, "s", "< 1", chain_s < 1, what="bind + verify a 1,000-relation inverse chain (all by the linear solve)"
+    )
+    growth = statistics.median(scale["totals_800_s"]) / statistics.median(scale["totals_400_s"])
+    metrics["totals_growth_ratio"] = _metric(
+        growth, "x", "< 3", growth < 3, what="verify time for 800 entities x 800 total-unknowns over 400 x 400"
+    )
 
     mem_rounds = max(1, min(rounds, MEMORY_ROUNDS_CAP))
     _log(f"peak memory of `python -m verifier lanes` ({mem_rounds} run(s))")

@@ -107,7 +107,9 @@ class _Parser:
             terms.append(right if tok[1] == "+" else self.negate(right))
         self.depth -= 1
         if self.written:
-            return terms[0] if len(terms) == 1 else sympy.Add(*sorted(terms, key=sympy.default_sort_key), evaluate=False)
+            return (
+                terms[0] if len(terms) == 1 else sympy.Add(*sorted(terms, key=sympy.default_sort_key), evaluate=False)
+            )
         return sympy.Add(*terms)
 
     def negate(self, value: sympy.Expr) -> sympy.Expr:

@@ -456,7 +456,9 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str]) -> str:
         return "a dividend over a divisor, with no multiplier"
     for kind_, role in (("divide", "divisor"), ("unit_partition", "chunk")):
         if kind == kind_ and len(powers) == 2:
-            ok = sorted(powers.values()) == [-1, 1] and all((p == -1) == (roles.get(n) == role) for n, p in powers.items())
+            ok = sorted(powers.values()) == [-1, 1] and all(
+                (p == -1) == (roles.get(n) == role) for n, p in powers.items()
+            )
             return "" if ok and coeff == 1 else f"dividend / {role}"
     if any(p != 1 for p in powers.values()):
         return "each operand to the first power"
@@ -725,7 +727,9 @@ def _unit_partition(
         chunk = chunks[0]
         state = deps[0] if deps[1] is chunk else deps[1]
     else:
-        raise _Refuse("operand_arity", "unit_partition divides a state by one operand in the chunk role (or a literal chunk)")
+        raise _Refuse(
+            "operand_arity", "unit_partition divides a state by one operand in the chunk role (or a literal chunk)"
+        )
     _same_kind(state, chunk)
     _no_offset(state, chunk)
     if lhs_ref is not None and lhs_ref.dimension != _COUNT:

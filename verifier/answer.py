@@ -80,7 +80,11 @@ def read_unknown(
         return Refusal(exc.reason, exc.explain())
     except QuestionTargetError as exc:
         return Refusal(exc.reason, exc.detail)
-    owners = [Holding(binding.entity, asked.quantity_kind)] if binding.entity is not None else holdings.owners(asked.quantity_kind)
+    owners = (
+        [Holding(binding.entity, asked.quantity_kind)]
+        if binding.entity is not None
+        else holdings.owners(asked.quantity_kind)
+    )
     states = [s for s in (holdings.state_at(h, unknown.state_index) for h in owners) if s is not None]
     if not states:
         who = binding.entity if binding.entity is not None else "no entity"
@@ -93,8 +97,12 @@ def read_unknown(
         if name not in solution.values:
             return Refusal("underdetermined", f"nothing fixes {name}")
     if len(states) > 1 and (asked.is_offset or asked.kind == (("[temperature]", 1),)):
-        return Refusal("offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)")
-    return _convert(vocab, states, solution, asked, asked_text, target.question_form, unknown.state_index)
+        return Refusal(
+            "offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)"
+        )
+    return _convert(
+        vocab, states, solution, asked, asked_text=asked_text, form=target.question_form, index=unknown.state_index
+    )
 
 
 def _convert(
@@ -102,6 +110,7 @@ def _convert(
     states: list[str],
     solution: Solution,
     asked: UnitRef,
+    *,
     asked_text: str,
     form: str,
     index: StateIndex,

@@ -8,7 +8,7 @@ per equation that writes it.  This module owns the rules of that history; the
 exact solve (:mod:`verifier.solve`) and the answers (:mod:`verifier.answer`) only
 ask it questions.
 
-Rules (SPEC §4–5), checked once per graph, in source order (``BoundEquation.operation``,
+Rules (SPEC §4 and §5), checked once per graph, in source order (``BoundEquation.operation``,
 else tuple order):
 
 * an equation reads a holding's *current* state, never one that an earlier

@@ -13,6 +13,7 @@ units beyond carrying unit surfaces as strings.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -345,7 +346,9 @@ class BoundEquation:
         path = f"equations[{lhs_symbol_id}].rhs"
         check_expression(rhs, path=path)
         if operand_roles is not None and not isinstance(operand_roles, Mapping):
-            raise _fail("operand_roles must be a mapping dependency -> role", f"equations[{lhs_symbol_id}].operand_roles")
+            raise _fail(
+                "operand_roles must be a mapping dependency -> role", f"equations[{lhs_symbol_id}].operand_roles"
+            )
         return cls(
             lhs_symbol_id=lhs_symbol_id,
             rhs=rhs,
@@ -412,7 +415,8 @@ class BoundEquation:
         for dep, role in roles:
             if role not in OPERAND_ROLES:
                 raise _fail(
-                    f"role of {dep} must be one of {sorted(OPERAND_ROLES)}, found {role!r:.40}", f"{where}.operand_roles"
+                    f"role of {dep} must be one of {sorted(OPERAND_ROLES)}, found {role!r:.40}",
+                    f"{where}.operand_roles",
                 )
 
     def roles_text(self) -> str:
@@ -749,7 +753,7 @@ class BindingGraph:
             return len(self.equations)
         if len(given) != len(self.equations):
             raise _fail("either every equation names its operation or none does", "equations")
-        if any(b < a for a, b in zip(given, given[1:], strict=False)):
+        if any(b < a for a, b in itertools.pairwise(given)):
             raise _fail("operation indices must not decrease along the equations (source order)", "equations")
         return given[-1] + 1
 

@@ -244,7 +244,9 @@ class _Run:
         elif ref.kind == (("[temperature]", 1),):
             kelvin = self.vocab.convert(value, ref.lemma, "Kelvin") if ref.is_offset else value * ref.scale
             if kelvin < 0:
-                return Refusal("value_out_of_range", f"{name} = {format_exact(value)} {ref.surface} is below absolute zero")
+                return Refusal(
+                    "value_out_of_range", f"{name} = {format_exact(value)} {ref.surface} is below absolute zero"
+                )
         return None
 
     # ------------------------------------------------------------ forward substitution
@@ -347,7 +349,8 @@ class _Run:
         bad = self.domain(lhs, value, proof.result_ref, kind)
         if bad is None and self.policy == "integer" and value.denominator != 1:
             return Refusal(
-                "non_exact_division", f"{lhs} = {format_exact(value)} is not whole (integer policy: every value is whole)"
+                "non_exact_division",
+                f"{lhs} = {format_exact(value)} is not whole (integer policy: every value is whole)",
             )
         return bad
 
@@ -369,11 +372,15 @@ class _Run:
         solved = _rref(rows, names)
         if solved is None:
             for eq, _, _ in rows:
-                self.equation_problem(eq, Refusal("inconsistent", f"the equations contradict each other: {system}"[:400]))
+                self.equation_problem(
+                    eq, Refusal("inconsistent", f"the equations contradict each other: {system}"[:400])
+                )
             return
         for name in names:
             if name not in solved:
-                self.refuse(name, Refusal("underdetermined", f"{name} is not fixed by the equations ({system})"[:400]), None)
+                self.refuse(
+                    name, Refusal("underdetermined", f"{name} is not fixed by the equations ({system})"[:400]), None
+                )
         self.out.values.update(solved)
         certificate = "; ".join(
             _certificate(coeffs, const) for _, coeffs, const in rows if coeffs and set(coeffs) <= set(solved)
@@ -392,7 +399,9 @@ class _Run:
         )
         self.check_solved(rows, solved)
 
-    def check_solved(self, rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], solved: dict[str, Fraction]) -> None:
+    def check_solved(
+        self, rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], solved: dict[str, Fraction]
+    ) -> None:
         """Every linearly solved value passes the domain checks a forward value passes (the solved symbols first)."""
         index = {sym.symbol_id: i for i, sym in enumerate(self.graph.symbols)}
         for name in sorted(solved, key=lambda n: index.get(n, len(index))):
@@ -402,7 +411,9 @@ class _Run:
             self.out.units[name] = ref
             bad = self.domain(name, solved[name], ref, None)
             if bad is None and self.policy == "integer" and solved[name].denominator != 1:
-                bad = Refusal("non_exact_division", f"{name} = {format_exact(solved[name])} is not whole (integer policy)")
+                bad = Refusal(
+                    "non_exact_division", f"{name} = {format_exact(solved[name])} is not whole (integer policy)"
+                )
             if bad is not None:
                 self.problem(name, 0, index.get(name, len(index)), bad)
         for eq, _, _ in rows:
@@ -525,7 +536,9 @@ def _product(parts: list[_Form]) -> _Form:
     return coeffs, const
 
 
-def _rref(rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], names: list[str]) -> dict[str, Fraction] | None:
+def _rref(
+    rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], names: list[str]
+) -> dict[str, Fraction] | None:
     """Solve the sparse system exactly (sympy ``DomainMatrix`` over QQ): determined values, or None if inconsistent."""
     column = {name: j for j, name in enumerate(names)}
     width = len(names)
@@ -544,7 +557,7 @@ def _rref(rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], names
     out: dict[str, Fraction] = {}
     for i, j in enumerate(pivots):
         row = sdm.get(i, {})
-        if any(k != j and k != width and k not in pivot_set for k in row):
+        if any(k not in {j, width} and k not in pivot_set for k in row):
             continue  # tied to a free symbol
         value = row.get(width, QQ(0))
         out[names[j]] = Fraction(int(value.numerator), int(value.denominator))

@@ -11,6 +11,7 @@ Knows nothing of input formats.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -27,7 +28,7 @@ from verifier.errors import BindingGraphError
 from verifier.holdings import Holdings
 from verifier.model import BindingGraph, OperationIndex, StateIndex, state_index_text
 from verifier.roles import roles_of
-from verifier.solve import MAX_VALUE_BITS, Problem, StepRecord, solve
+from verifier.solve import MAX_VALUE_BITS, Problem, StepRecord, solve  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
 
 POLICIES: Final[frozenset[str]] = frozenset({"count_exact", "integer"})
 """``count_exact``: counts are whole and divisions into counts exact.  ``integer``: also every
@@ -281,13 +282,16 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
             kinds[eq.lhs_symbol_id] = proof.result_ref
     holdings = Holdings.build(graph, kinds, {eq.lhs_symbol_id: roles_of(eq, symbols) for eq in graph.equations})
     for hp in holdings.problems:
-        problems.append(Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal))
+        problems.append(
+            Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal)
+        )
     solution = solve(graph, verdicts, declared, voc, policy)
     problems.extend(solution.problems)
     root = certify(problems)
     trace = [_trace_step(step) for step in solution.steps]
     answers: dict[str, Answer | Refusal] = {}
     readings: dict[tuple[object, ...], Reading | Refusal] = {}  # unknowns asking the same thing read it once
+    steps: dict[tuple[object, ...], TraceStep] = {}
     for unknown in graph.unknowns:
         binding = symbols[unknown.symbol_id]
         key = (binding.entity, binding.unit, unknown.expected_unit, str(unknown.state_index), unknown.question_form)
@@ -298,7 +302,9 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
             answers[unknown.symbol_id] = Answer(
                 rational(reading.value), reading.unit, reading.question_form, reading.state_index
             )
-            trace.append(_answer_step(unknown.symbol_id, reading))
+            if key not in steps:
+                steps[key] = _answer_step(unknown.symbol_id, reading)
+            trace.append(dataclasses.replace(steps[key], target=unknown.symbol_id))
         else:
             answers[unknown.symbol_id] = root if root is not None else reading  # type: ignore[assignment]
     values = {

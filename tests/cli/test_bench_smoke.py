@@ -19,6 +19,8 @@ METRIC_KEYS = (
     "cold_start_s",
     "cold_start_wall_s",
     "cold_start_units_only_s",
+    "inverse_chain_1000_s",
+    "totals_growth_ratio",
     "check_equation_us",
     "check_equation_cached_us",
     "check_equation_with_proof_string_us",

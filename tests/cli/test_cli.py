@@ -28,7 +28,7 @@ def run(argv: list[str]) -> tuple[int, str]:
 
 
 def test_check_prints_one_line_per_equation_and_answer(tmp_path: Path) -> None:
-    """check on a one-graph JSON file prints the equation's proof and the exact answer, exit 0."""
+    """Check on a one-graph JSON file prints the equation's proof and the exact answer, exit 0."""
     path = tmp_path / "g.json"
     path.write_text(json.dumps(GRAPH))
     code, text = run(["check", str(path)])
@@ -38,7 +38,7 @@ def test_check_prints_one_line_per_equation_and_answer(tmp_path: Path) -> None:
 
 
 def test_check_jsonl_with_count_nouns_and_refusals(tmp_path: Path) -> None:
-    """check on JSONL: an undeclared noun refuses (exit 1); declaring it answers (exit 0)."""
+    """Check on JSONL: an undeclared noun refuses (exit 1); declaring it answers (exit 0)."""
     graph = {
         "entities": ["Sam"],
         "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
@@ -56,7 +56,7 @@ def test_check_jsonl_with_count_nouns_and_refusals(tmp_path: Path) -> None:
 
 
 def test_check_json_output_is_data(tmp_path: Path) -> None:
-    """check --json prints one JSON object per record with the answer as exact text."""
+    """Check --json prints one JSON object per record with the answer as exact text."""
     path = tmp_path / "g.json"
     path.write_text(json.dumps([GRAPH, GRAPH]))
     code, text = run(["check", str(path), "--json"])
@@ -99,7 +99,7 @@ def test_missing_file_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_lanes_table_and_json() -> None:
-    """lanes prints the table with an overall row; --json gives counts per lane."""
+    """Lanes prints the table with an overall row; --json gives counts per lane."""
     code, text = run(["lanes", "--lane", "graphs"])
     assert "overall" in text
     assert code in (0, 1)
@@ -117,7 +117,7 @@ def test_unknown_lane_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_crosscheck_command(tmp_path: Path) -> None:
-    """crosscheck on our fixture prints the category table; --json gives counts; exit 0 (nothing unclassified)."""
+    """Crosscheck on our fixture prints the category table; --json gives counts; exit 0 (nothing unclassified)."""
     path = Path(__file__).resolve().parents[1] / "data" / "crosscheck_equations.jsonl"
     code, text = run(["crosscheck", str(path)])
     assert code == 0
@@ -142,7 +142,7 @@ def test_no_command_prints_help() -> None:
 
 
 def test_python_dash_m_verifier() -> None:
-    """python -m verifier runs the same command line."""
+    """Python -m verifier runs the same command line."""
     proc = subprocess.run(
         [sys.executable, "-m", "verifier", "--help"], capture_output=True, text=True, check=False, timeout=60
     )
@@ -151,7 +151,7 @@ def test_python_dash_m_verifier() -> None:
 
 
 def test_check_reads_bundled_lane_cases() -> None:
-    """check accepts the bundled lane files (their input, vocab and policy are unwrapped)."""
+    """Check accepts the bundled lane files (their input, vocab and policy are unwrapped)."""
     lanes = Path(__file__).resolve().parents[2] / "evals" / "lanes"
     code, text = run(["check", str(lanes / "relational.jsonl")])
     assert code == 1  # the lane holds expected refusals

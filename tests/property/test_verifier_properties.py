@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import contextlib
 import dataclasses
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap

@@ -22,8 +22,8 @@ from adapters import (
     parse_canonical_text,
 )
 from units import UnitVocabulary, default_vocabulary
-from verifier._expr import evaluate
 from verifier import Answer, BindingGraph, OperationIndex, verify
+from verifier._expr import evaluate
 
 
 def sline(sid: str, entity: str, unit: str, role: str = "quantity") -> str:

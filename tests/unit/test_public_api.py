@@ -57,17 +57,17 @@ OURS_ADAPTERS = {"RecordedVerdict", "read_json"}  # beyond the SPEC: the parser'
 
 
 def test_units_public_names() -> None:
-    """units exports exactly the SPEC §3 names."""
+    """Units exports exactly the SPEC §3 names."""
     assert set(units.__all__) == SPEC_UNITS
 
 
 def test_adapters_public_names() -> None:
-    """adapters exports the SPEC §5 names plus the two documented extras."""
+    """Adapters exports the SPEC §5 names plus the two documented extras."""
     assert set(adapters.__all__) == SPEC_ADAPTERS | OURS_ADAPTERS
 
 
 def test_verifier_public_names() -> None:
-    """verifier exports exactly the SPEC §5 names."""
+    """Verifier exports exactly the SPEC §5 names."""
     assert set(verifier.__all__) == SPEC_VERIFIER
 
 

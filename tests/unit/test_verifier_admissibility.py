@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import pytest
 import sympy
 
+from adapters._common import upstream_roles, with_roles
 from units import UnitVocabulary, default_vocabulary
 from verifier import (
     REFUSAL_REASONS,
@@ -24,7 +25,6 @@ from verifier import (
     Verdict,
     check_equation,
 )
-from adapters._common import upstream_roles, with_roles
 from verifier._expr import parse_expression
 from verifier.model import OPERATION_KINDS
 from verifier.reasons import REASON_STAGES

@@ -61,7 +61,7 @@ def test_chain_out_of_source_order_is_never_answered_differently() -> None:
         "unknown": {"entity": "Ana", "unit": "dollars"},
     }
     graph = bind_math_problem_graph(graph_from_dict(data))
-    rng = random.Random(7)
+    rng = random.Random(7)  # noqa: S311 - a fixed shuffle, not cryptography
     for _ in range(6):
         equations = list(graph.equations)
         rng.shuffle(equations)
@@ -112,7 +112,11 @@ def test_transfer_debit_without_credit_refuses_every_answer() -> None:
         "F q_leo = 8 unit=dollars span=t[0:3]",
         "E r0 := q_nia - 2 op=transfer deps=[q_nia] literal_unit=dollars unit_proof=unverified status=pending refusal=None span=t[0:3]",
     ]
-    for entity, expected in (("Leo", "ambiguous_reference"), ("None", "ambiguous_reference"), ("Nia", "ambiguous_reference")):
+    for entity, expected in (
+        ("Leo", "ambiguous_reference"),
+        ("None", "ambiguous_reference"),
+        ("Nia", "ambiguous_reference"),
+    ):
         text = "\n".join(
             [
                 *lines,
@@ -295,7 +299,7 @@ def test_transfer_sides_must_pair_up(
 
 
 def test_stated_value_contradicting_a_non_whole_quotient_is_inconsistent() -> None:
-    """a = 6, b = 5 and b = a/4: the contradiction is reported, and a is not answered from it."""
+    """A = 6, b = 5 and b = a/4: the contradiction is reported, and a is not answered from it."""
     from adapters import bind_relations
 
     vocab = default_vocabulary().with_count_nouns({"apples": "apple"})

@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-
-from adapters._common import upstream_roles, with_roles
 import sympy
 
+from adapters._common import upstream_roles, with_roles
 from verifier import BoundEquation, SourceSpanLink, SymbolBinding, Verdict, check_equation
 from verifier._expr import symbol
 from verifier.admissibility import ADDITIVE_KINDS
