@@ -62,8 +62,13 @@ if str(REPO) not in sys.path:  # benchmark the checkout this script sits in
 import sympy  # noqa: E402
 
 import units  # noqa: E402
-from adapters import read_json  # noqa: E402
+from adapters import (  # noqa: E402
+    bind_math_problem_graph,
+    graph_from_dict,
+    read_json,
+)
 from adapters.records import bind_record  # noqa: E402
+from benchmarks.pipeline import pipeline_rounds  # noqa: E402
 from evals.runner import lane_cases  # noqa: E402
 from units import BASE_DIMENSIONS, UnitRefusal, UnitVocabulary  # noqa: E402
 from verifier import BoundEquation, SourceSpanLink, SymbolBinding, check_equation, verify  # noqa: E402
@@ -75,6 +80,14 @@ METRIC_KEYS: Final[tuple[str, ...]] = (
     "cold_start_s",
     "cold_start_wall_s",
     "cold_start_units_only_s",
+    "pipeline_us",
+    "pipeline_read_us",
+    "pipeline_bind_us",
+    "pipeline_verify_us",
+    "reference_pipeline_us",
+    "pipeline_ratio",
+    "throughput_graphs_per_s",
+    "derived_vocabulary_ms",
     "inverse_chain_1000_s",
     "totals_growth_ratio",
     "check_equation_us",
@@ -714,6 +727,49 @@ def lanes_memory(rounds: int) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the run
 
 
+def _clear_print_memo() -> None:
+    from verifier import _expr
+
+    _expr._printed.cache_clear()
+
+
+def pipeline_corpus(upstream: Path) -> tuple[list[str], UnitVocabulary, str]:
+    """Graph texts for the pipeline: the upstream dev graphs (nouns declared once), else our lane's math graphs."""
+    if upstream.is_file():
+        _, _, nouns = upstream_graphs(upstream)
+        base = units.default_vocabulary()
+        vocab = base.with_count_nouns(nouns) if nouns else base
+        cases = [json.loads(line) for line in upstream.read_text(encoding="utf-8").splitlines() if line.strip()]
+        return [json.dumps(c["ground_truth_graph"]) for c in cases], vocab, "upstream dev graphs"
+    texts = []
+    nouns: dict[str, str] = {}
+    for case in lane_cases("graphs"):
+        if case.get("format") == "math_graph" and isinstance(case.get("input"), dict) and "vocab" not in case:
+            texts.append(json.dumps(case["input"]))
+    return (
+        texts,
+        units.default_vocabulary().with_count_nouns(nouns) if nouns else units.default_vocabulary(),
+        "lane graphs",
+    )
+
+
+def derived_vocabulary_ms(base: UnitVocabulary, rounds: int) -> dict[str, list[float]]:
+    """Milliseconds for ``with_count_nouns`` of 1, 10 and 30 nouns never declared before (fresh names each round)."""
+    out: dict[str, list[float]] = {}
+    for size in (1, 10, 30):
+        times = []
+        for r in range(rounds):
+            nouns = {
+                f"zorb{size}x{r}n{i}s".replace("0", "o").replace("1", "l"): f"zorb{size}_{r}_{i}" for i in range(size)
+            }
+            nouns = {"".join(ch for ch in k if ch.isalpha()) + "s": v for k, v in nouns.items()}
+            start = time.perf_counter()
+            base.with_count_nouns(nouns)
+            times.append((time.perf_counter() - start) * 1000)
+        out[f"{size}_nouns"] = times
+    return out
+
+
 def scaling(rounds: int) -> dict[str, list[float]]:
     """Seconds to bind and verify a 1,000-relation inverse chain, and to verify N entities with N total-unknowns.
 
@@ -965,6 +1021,40 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
     else:
         for key in ("verify_upstream_graph_us", "verify_upstream_graph_uncached_us"):
             metrics[key] = _metric(None, "us", "< 300", None, skipped=f"{upstream} is absent")
+
+    _log("the full pipeline per graph (read -> bind -> verify) beside the hand-rolled shape")
+    texts, pipe_vocab, corpus = pipeline_corpus(upstream)
+    algebra = ReferenceAlgebra()
+    count_vec = algebra.table["item"]
+    pipe = pipeline_rounds(
+        texts, pipe_vocab, lambda unit: algebra.table.get(unit, count_vec), max(rounds, 3), _clear_print_memo
+    )
+    details["pipeline"] = {**pipe, "corpus": corpus, "graphs": len(texts)}
+    med = pipe["median_us"]
+    metrics["pipeline_us"] = _metric(med["ours"], "us", "-", None, what=f"read + bind + verify per graph ({corpus})")
+    for stage in ("read", "bind", "verify"):
+        metrics[f"pipeline_{stage}_us"] = _metric(med[stage], "us", "-", None, what=f"the {stage} stage of pipeline_us")
+    metrics["reference_pipeline_us"] = _metric(
+        med["reference"], "us", "-", None, what="json.loads + dataclass graph + dict adapter + exponent check"
+    )
+    metrics["pipeline_ratio"] = _metric(
+        pipe["ratio"], "x", "<= 2.0", pipe["ratio"] <= 2.0, what="pipeline_us / reference_pipeline_us"
+    )
+    _log("throughput: the pipeline over the corpus repeated, one process")
+    count = 2_000 if quick else 20_000
+    start = time.perf_counter()
+    for i in range(count):
+        verify(bind_math_problem_graph(graph_from_dict(read_json(texts[i % len(texts)])), pipe_vocab), pipe_vocab)
+    per_s = count / (time.perf_counter() - start)
+    metrics["throughput_graphs_per_s"] = _metric(
+        per_s, "graphs/s", ">= 2500", per_s >= 2500, what=f"{count} graphs ({corpus} repeated); 100k in <= 40 s"
+    )
+    derived = derived_vocabulary_ms(units.default_vocabulary(), 3 if quick else 10)
+    details["derived_vocabulary"] = derived
+    worst = max(statistics.median(v) for v in derived.values())
+    metrics["derived_vocabulary_ms"] = _metric(
+        worst, "ms", "<= 1", worst <= 1, what="with_count_nouns for 1, 10 and 30 new nouns (worst median)"
+    )
 
     _log("scaling: a 1,000-relation inverse chain; N entities with N total-unknowns")
     scale = scaling(max(1, min(rounds, 3)))

@@ -18,6 +18,7 @@ Anything else — calls, attributes, strings, brackets, ``^`` — is ``unsafe_ex
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -252,8 +253,93 @@ def check_expression(expr: object, *, path: str = "") -> None:
 
 
 def print_expression(expr: sympy.Expr) -> str:
-    """Deterministic canonical text of an expression; :func:`parse_expression` reads it back exactly."""
-    return sympy.sstr(expr, order="lex")
+    """Deterministic canonical text of an expression; :func:`parse_expression` reads it back exactly.
+
+    sympy's printer is slow and an equation's text is asked for when it is built, checked
+    and re-stamped, so texts are memoized by expression (structurally equal expressions
+    print the same; the memo holds at most :data:`PRINT_MEMO_SIZE` of them).
+    """
+    return _printed(expr)
+
+
+PRINT_MEMO_SIZE: Final[int] = 8192
+
+
+@functools.lru_cache(maxsize=PRINT_MEMO_SIZE)
+def _printed(expr: sympy.Expr) -> str:
+    fast = _print_simple(expr)
+    return fast if fast is not None else sympy.sstr(expr, order="lex")
+
+
+def _print_simple(expr: sympy.Expr) -> str | None:
+    """Sympy's ``sstr(order="lex")`` text for the shapes the adapters build, or None for any other.
+
+    Shapes: a symbol; a number; a sum of distinct symbols with signs ±1 and one constant
+    (``-a + b + 3``: symbols by name, the constant last); a product of two distinct
+    symbols (``a*b``) or a quotient of two (``a/b``); a positive whole or unit-fraction
+    coefficient times a symbol (``2*a``, ``a/4``).  ``tests/property`` checks it against
+    sympy's printer.
+    """
+    if isinstance(expr, sympy.Symbol):
+        return expr.name
+    if isinstance(expr, sympy.Rational):
+        return str(expr)
+    if isinstance(expr, sympy.Add):
+        return _print_sum(expr.args)
+    if isinstance(expr, sympy.Mul) and len(expr.args) == 2:
+        return _print_product(*expr.args)
+    return None
+
+
+def _print_sum(args: tuple[sympy.Expr, ...]) -> str | None:
+    terms: list[tuple[str, bool]] = []  # (name, negative)
+    constant: sympy.Rational | None = None
+    for arg in args:
+        if isinstance(arg, sympy.Symbol):
+            terms.append((arg.name, False))
+        elif isinstance(arg, sympy.Rational) and constant is None:
+            constant = arg
+        elif (
+            isinstance(arg, sympy.Mul)
+            and len(arg.args) == 2
+            and arg.args[0] is sympy.S.NegativeOne
+            and isinstance(arg.args[1], sympy.Symbol)
+        ):
+            terms.append((arg.args[1].name, True))
+        else:
+            return None
+    names = [name for name, _ in terms]
+    if not terms or len(set(names)) != len(names):
+        return None
+    terms.sort()
+    text = ""
+    for i, (name, negative) in enumerate(terms):
+        text += ("-" if negative else "") + name if i == 0 else (" - " if negative else " + ") + name
+    if constant is not None and constant != 0:
+        text += f" - {-constant}" if constant < 0 else f" + {constant}"
+    return text
+
+
+def _print_product(first: sympy.Expr, second: sympy.Expr) -> str | None:
+    if isinstance(first, sympy.Symbol) and isinstance(second, sympy.Symbol):
+        return f"{first.name}*{second.name}"  # a Mul keeps its symbols sorted by name
+    if isinstance(first, sympy.Rational) and isinstance(second, sympy.Symbol) and first > 0:
+        if first.q == 1:
+            return f"{first.p}*{second.name}"
+        if first.p == 1:
+            return f"{second.name}/{first.q}"
+        return None
+    pair = (first, second)
+    powers = [a for a in pair if isinstance(a, sympy.Pow)]
+    symbols = [a for a in pair if isinstance(a, sympy.Symbol)]
+    if (
+        len(powers) == 1
+        and len(symbols) == 1
+        and isinstance(powers[0].base, sympy.Symbol)
+        and powers[0].exp is sympy.S.NegativeOne
+    ):
+        return f"{symbols[0].name}/{powers[0].base.name}"
+    return None
 
 
 def free_names(expr: sympy.Expr) -> frozenset[str]:

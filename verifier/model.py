@@ -13,6 +13,7 @@ units beyond carrying unit surfaces as strings.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping
@@ -83,12 +84,25 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
         return
     if not isinstance(value, str) or not value:
         raise _fail(f"expected a non-empty string, found {value!r:.60}", path)
-    if len(value) > MAX_TEXT_CHARS:
-        raise _fail(f"longer than {MAX_TEXT_CHARS} characters", path, "input_too_large")
-    if any(ch in value for ch in "\n\r\t\x00") or value != value.strip():
-        raise _fail(f"must be one trimmed line of text: {value!r:.60}", path)
+    problem = _text_problem(value) if len(value) <= MAX_TEXT_CHARS else ("input_too_large", f"longer than {MAX_TEXT_CHARS} characters")
+    if problem is not None:
+        raise _fail(problem[1], path, problem[0])
+
+
+@functools.lru_cache(maxsize=65536)
+def _text_problem(value: str) -> tuple[str, str] | None:
+    """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (memoized: names repeat)."""
+    if _CONTROL.search(value) or value != value.strip():
+        return ("malformed_input", f"must be one trimmed line of text: {value!r:.60}")
     if value == "None" or _FIELD_TOKEN.search(value):
-        raise _fail(f"{value!r:.60} would be misread in the canonical line format ('None' or a ' key=' token)", path)
+        return (
+            "malformed_input",
+            f"{value!r:.60} would be misread in the canonical line format ('None' or a ' key=' token)",
+        )
+    return None
+
+
+_CONTROL: Final = re.compile(r"[\n\r\t\x00]")
 
 
 def _ident(value: object, path: str) -> None:

@@ -19,6 +19,14 @@ METRIC_KEYS = (
     "cold_start_s",
     "cold_start_wall_s",
     "cold_start_units_only_s",
+    "pipeline_us",
+    "pipeline_read_us",
+    "pipeline_bind_us",
+    "pipeline_verify_us",
+    "reference_pipeline_us",
+    "pipeline_ratio",
+    "throughput_graphs_per_s",
+    "derived_vocabulary_ms",
     "inverse_chain_1000_s",
     "totals_growth_ratio",
     "check_equation_us",
@@ -61,7 +69,7 @@ def test_quick_benchmark_reports_every_metric() -> None:
         assert not isinstance(value, bool), key
         assert math.isfinite(value), (key, value)
         assert value > 0, (key, value)
-        assert metric["unit"] in {"s", "us", "x", "MB"}, key
+        assert metric["unit"] in {"s", "us", "x", "MB", "ms", "graphs/s"}, key
         assert metric["met"] in {True, False, None}, key
     equations = result["details"]["check_equation"]["equations"]
     kinds = {e["kind"] for e in equations}
