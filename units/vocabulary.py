@@ -19,7 +19,7 @@ from typing import Final
 import pint
 
 from units._numbers import parse_exact
-from units._pint import apply_calendar_convention, build_registry
+from units._pint import apply_calendar_convention, build_registry, definition_line
 from units.dimension import BASE_DIMENSIONS, DimensionVector
 from units.errors import UnitRefusal
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
@@ -110,7 +110,9 @@ class UnitVocabulary:
         "_by_lemma",
         "_by_surface",
         "_composites",
+        "_derived",
         "_lock",
+        "_noun_base",
         "_non_units",
         "_parts",
         "_registry",
@@ -120,6 +122,8 @@ class UnitVocabulary:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
         self._parts = parts
         self._lock = threading.Lock()
+        self._derived: dict[tuple[tuple[str, str], ...], UnitVocabulary] = {}
+        self._noun_base: UnitVocabulary | None = None
         _check_definitions(parts.conversions)
         try:
             self._registry = build_registry(parts.conversions)
@@ -274,9 +278,73 @@ class UnitVocabulary:
                 )
                 new_lemmas.add(lemma)
             declared[surface] = lemma
-        return UnitVocabulary(
-            _Parts(self._parts.lexicon, table, tuple(sorted(declared.items())), self._parts.conventions)
-        )
+        key = tuple(sorted(declared.items()))
+        with self._lock:
+            cached = self._derived.get(key)
+        if cached is not None:
+            return cached
+        parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions)
+        derived = self._derive(parts, {s: l for s, l in key if (s, l) not in self._parts.count_nouns})
+        with self._lock:
+            if len(self._derived) >= DERIVED_CACHE_SIZE:
+                self._derived.clear()
+            return self._derived.setdefault(key, derived)
+
+    def _derive(self, parts: _Parts, added: Mapping[str, str]) -> UnitVocabulary:
+        """A vocabulary of ``parts`` that adds the count nouns ``added`` to this one, without a registry rebuild.
+
+        Every vocabulary derived from one base shares one *noun registry*: a registry of
+        the base's own definitions, built once, into which each derivation defines its
+        new count lemmas as base units of their own (pint sees only lemma names, and a
+        lemma defined there for one vocabulary resolves in no other, since resolution
+        goes through each vocabulary's own tables).  The base's units, resolved against
+        that registry once, are reused; only the new nouns are resolved.
+        """
+        base = self._noun_base_vocabulary()
+        out = object.__new__(UnitVocabulary)
+        out._parts = parts
+        out._lock = threading.Lock()
+        out._derived = {}
+        out._noun_base = base
+        out._registry = base._registry
+        out._axis = dict(self._axis)
+        out._non_units = self._non_units
+        out._composites = {}
+        out._by_lemma = dict(self._by_lemma)
+        out._by_surface = dict(self._by_surface)
+        with base._lock:
+            for lemma in sorted(set(added.values())):
+                conv = parts.conversions[lemma]
+                if conv.base_dimension is None or lemma in self._by_lemma:
+                    continue
+                if lemma not in base._registry:
+                    base._registry.define(definition_line(conv))
+                out._axis[f"[{conv.base_dimension}]"] = conv.axis or ""
+            notes: dict[str, tuple[str, ...]] = {}
+            for surface, lemma in parts.count_nouns:
+                if lemma not in parts.lexicon.conversions:
+                    notes[lemma] = (*notes.get(lemma, ()), f"count_noun:{surface}={lemma}")
+            for lemma in dict.fromkeys(added.values()):
+                if lemma not in self._by_lemma or lemma in notes:
+                    out._by_lemma[lemma] = out._ref(lemma, lemma, notes.get(lemma, ()))
+            for surface, lemma in added.items():
+                out._by_surface[surface] = out._ref(surface, lemma, (f"count_noun:{surface}={lemma}",))
+            if base is not self:  # the base's units were resolved against another registry: take the shared ones
+                for table, shared in ((out._by_lemma, base._by_lemma), (out._by_surface, base._by_surface)):
+                    for name, ref in table.items():
+                        if ref.unit._REGISTRY is not base._registry and name in shared:  # noqa: SLF001
+                            table[name] = shared[name]
+        return out
+
+    def _noun_base_vocabulary(self) -> UnitVocabulary:
+        """The vocabulary whose registry this one's derivations share (built once, from this one's parts)."""
+        if self._noun_base is not None:
+            return self._noun_base
+        with self._lock:
+            if self._noun_base is None:
+                self._noun_base = UnitVocabulary(self._parts)
+                self._noun_base._noun_base = self._noun_base
+            return self._noun_base
 
     def with_conventions(self, conventions: Mapping[str, str]) -> UnitVocabulary:
         """A new vocabulary in which calendar units convert to days and weeks.
@@ -624,6 +692,9 @@ def _checked_fraction(value: object, subject: str) -> Fraction:
         raise RuntimeError(f"pint returned a {type(value).__name__} for {subject}; floats must never leak")
     return Fraction(value)
 
+
+DERIVED_CACHE_SIZE: Final[int] = 256
+"""Most derived vocabularies (one per declared noun set) each vocabulary keeps; emptied when full."""
 
 _DEFAULT: UnitVocabulary | None = None
 _DEFAULT_LOCK: Final = threading.Lock()
