@@ -112,8 +112,8 @@ class UnitVocabulary:
         "_composites",
         "_derived",
         "_lock",
-        "_noun_base",
         "_non_units",
+        "_noun_base",
         "_parts",
         "_registry",
     )
@@ -284,7 +284,7 @@ class UnitVocabulary:
         if cached is not None:
             return cached
         parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions)
-        derived = self._derive(parts, {s: l for s, l in key if (s, l) not in self._parts.count_nouns})
+        derived = self._derive(parts, {s: lem for s, lem in key if (s, lem) not in self._parts.count_nouns})
         with self._lock:
             if len(self._derived) >= DERIVED_CACHE_SIZE:
                 self._derived.clear()
@@ -332,7 +332,7 @@ class UnitVocabulary:
             if base is not self:  # the base's units were resolved against another registry: take the shared ones
                 for table, shared in ((out._by_lemma, base._by_lemma), (out._by_surface, base._by_surface)):
                     for name, ref in table.items():
-                        if ref.unit._REGISTRY is not base._registry and name in shared:  # noqa: SLF001
+                        if ref.unit._REGISTRY is not base._registry and name in shared:
                             table[name] = shared[name]
         return out
 
