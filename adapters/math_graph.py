@@ -39,7 +39,8 @@ from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, Symbo
 from verifier._expr import rational, symbol
 from verifier.errors import BindingGraphError
 from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF
-from verifier.targets import QuestionTargetError, infer_question_form, resolve_state_index
+from verifier.admissibility import remember_verdicts
+from verifier.targets import QuestionTargetError, question_form
 
 SOURCE_ID: Final[str] = "math_problem_graph"
 INTRODUCED_BY: Final[str] = "bind_math_problem_graph"
@@ -708,12 +709,13 @@ class _Binder:
     def finish(self) -> BindingGraph:
         symbols_map = {s.symbol_id: s for s in self.symbols}
         stamped = []
+        verdicts = {}
         for eq in self.equations:
             verdict = check_equation(eq, symbols_map, self.vocab)
-            if verdict.proof is not None:
+            verdicts[eq.lhs_symbol_id] = verdict
+            if verdict.refusal is None:
                 stamped.append(_restamp(eq, "admitted", verdict.unit_proof, None))
             else:
-                assert verdict.refusal is not None
                 stamped.append(_restamp(eq, "refused", UNVERIFIED_PROOF, verdict.refusal.reason))
         unknown = self.graph.unknown
         scope = self.slugs[unknown.entity] if unknown.entity is not None else "total"
@@ -721,27 +723,28 @@ class _Binder:
         ulabel = f"{unknown.entity if unknown.entity is not None else 'total'}|{unknown.unit}"
         if uid in symbols_map:
             raise MathGraphError("malformed_input", f"the unknown's id {uid} collides with another symbol", "unknown")
-        self.add_symbol(uid, ulabel, "unknown", unknown.entity, unknown.unit)
-        base = BindingGraph(symbols=tuple(self.symbols), facts=tuple(self.facts), equations=tuple(stamped))
+        symbols_map[uid] = self.symbols[self.add_symbol_index(uid, ulabel, "unknown", unknown.entity, unknown.unit)]
         probe = BoundUnknown(
             symbol_id=uid,
             question_span=span(SOURCE_ID, ulabel),
-            state_index=resolve_state_index(base),
+            state_index="terminal" if stamped else "initial",  # ADR-0135 (verifier.targets.resolve_state_index)
             question_form="identity",
             expected_unit=unknown.unit,
         )
         try:
-            form = infer_question_form(base, probe, self.vocab)
+            form = question_form(symbols_map, stamped, probe, self.vocab)
         except QuestionTargetError as exc:
             raise MathGraphError(exc.reason, exc.detail, "unknown") from None
-        bound = BoundUnknown(
-            symbol_id=uid,
-            question_span=probe.question_span,
-            state_index=probe.state_index,
-            question_form=form,
-            expected_unit=unknown.unit,
+        bound = dataclasses.replace(probe, question_form=form)
+        graph = BindingGraph(
+            symbols=tuple(self.symbols), facts=tuple(self.facts), equations=tuple(stamped), unknowns=(bound,)
         )
-        return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(bound,))
+        remember_verdicts(graph, self.vocab, verdicts)  # verify reuses them: same equations, symbols and vocabulary
+        return graph
+
+    def add_symbol_index(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> int:
+        self.add_symbol(symbol_id, label, role, entity, unit)
+        return len(self.symbols) - 1
 
 
 def _restamp(eq: BoundEquation, status: str, proof: str, reason: str | None) -> BoundEquation:

@@ -16,6 +16,7 @@ apply_rate quantity must have exactly the rate's denominator dimension.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,7 +28,7 @@ from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default
 from units.dimension import DIMENSIONLESS
 from units.vocabulary import check_commensurable
 from verifier._expr import symbol
-from verifier.model import OPERATION_KINDS, BoundEquation, SymbolBinding
+from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding
 from verifier.reasons import REFUSAL_REASONS
 from verifier.roles import roles_of
 
@@ -354,6 +355,31 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         return Verdict("admitted", proof=_check(equation, table, voc))
     except _Refuse as exc:
         return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
+
+
+def remember_verdicts(graph: BindingGraph, vocab: UnitVocabulary, verdicts: Mapping[str, Verdict]) -> None:
+    """Record the verdicts an adapter computed for exactly this graph's equations and symbols under ``vocab``.
+
+    :func:`graph_verdicts` returns them for the same graph *object* and the same
+    vocabulary *object* (both immutable), and checks afresh otherwise.  The caller must
+    have checked every equation of ``graph`` against ``graph``'s own symbols.
+    """
+    if set(verdicts) != {eq.lhs_symbol_id for eq in graph.equations}:
+        return
+    _REMEMBERED[id(graph)] = (weakref.ref(graph), weakref.ref(vocab), dict(verdicts))
+    weakref.finalize(graph, _REMEMBERED.pop, id(graph), None)
+
+
+def graph_verdicts(graph: BindingGraph, vocab: UnitVocabulary) -> dict[str, Verdict]:
+    """The verdict of every equation of ``graph`` (lhs → :class:`Verdict`), reusing :func:`remember_verdicts`."""
+    entry = _REMEMBERED.get(id(graph))
+    if entry is not None and entry[0]() is graph and entry[1]() is vocab:
+        return dict(entry[2])
+    symbols = graph.symbol_map
+    return {eq.lhs_symbol_id: check_equation(eq, symbols, vocab) for eq in graph.equations}
+
+
+_REMEMBERED: dict[int, tuple[weakref.ref[BindingGraph], weakref.ref[UnitVocabulary], dict[str, Verdict]]] = {}
 
 
 def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVocabulary) -> UnitProof:

@@ -84,7 +84,11 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
         return
     if not isinstance(value, str) or not value:
         raise _fail(f"expected a non-empty string, found {value!r:.60}", path)
-    problem = _text_problem(value) if len(value) <= MAX_TEXT_CHARS else ("input_too_large", f"longer than {MAX_TEXT_CHARS} characters")
+    problem = (
+        _text_problem(value)
+        if len(value) <= MAX_TEXT_CHARS
+        else ("input_too_large", f"longer than {MAX_TEXT_CHARS} characters")
+    )
     if problem is not None:
         raise _fail(problem[1], path, problem[0])
 
@@ -673,7 +677,7 @@ class BoundConstraint:
         )
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, weakref_slot=True)
 class BindingGraph:
     """A complete binding graph; every cross-reference is checked on construction.
 

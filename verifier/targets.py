@@ -21,10 +21,11 @@ The state index is ``terminal`` when the graph has equations, ``initial`` otherw
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from units import UnitRefusal, UnitVocabulary
-from verifier.model import BindingGraph, BoundUnknown, StateIndex
+from verifier.model import BindingGraph, BoundEquation, BoundUnknown, StateIndex, SymbolBinding
 
 _COUNT_KINDS = frozenset({"add", "subtract", "transfer", "multiply", "divide", "unit_partition", "fraction_portion"})
 
@@ -53,8 +54,13 @@ class QuestionTargetError(ValueError):
 
 def entities(graph: BindingGraph) -> tuple[str, ...]:
     """Entity names of the graph, in introduction order: every ``entity`` symbol, then any other owner named by a symbol."""
-    named = [s.entity or s.name for s in graph.symbols if s.semantic_role == "entity"]
-    owners = [s.entity for s in graph.symbols if s.entity is not None and s.semantic_role != "unknown"]
+    return _entities(graph.symbols)
+
+
+def _entities(symbols: Iterable[SymbolBinding]) -> tuple[str, ...]:
+    listed = tuple(symbols)
+    named = [s.entity or s.name for s in listed if s.semantic_role == "entity"]
+    owners = [s.entity for s in listed if s.entity is not None and s.semantic_role != "unknown"]
     return tuple(dict.fromkeys([*named, *owners]))
 
 
@@ -79,13 +85,27 @@ def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitV
         QuestionTargetError: ``unknown_entity_not_in_entities``, ``apply_rate_unit_mismatch``
             or ``unmappable_question_form``.
     """
-    binding = graph.symbol(unknown.symbol_id)
+    return question_form(graph.symbol_map, graph.equations, unknown, vocab)
+
+
+def question_form(
+    symbols: Mapping[str, SymbolBinding],
+    equations: Sequence[BoundEquation],
+    unknown: BoundUnknown,
+    vocab: UnitVocabulary,
+) -> str:
+    """:func:`infer_question_form` over a graph's parts (for an adapter that has not built the graph yet).
+
+    Raises:
+        QuestionTargetError: as :func:`infer_question_form`.
+    """
+    binding = symbols[unknown.symbol_id]
     entity = binding.entity
-    if entity is not None and entity not in entities(graph):
+    if entity is not None and entity not in _entities(symbols.values()):
         raise QuestionTargetError("unknown_entity_not_in_entities", f"{entity!r} is not an entity of the graph")
     touching = []
-    for eq in graph.equations:
-        owners = {graph.symbol(eq.lhs_symbol_id).entity} | {graph.symbol(d).entity for d in eq.dependencies}
+    for eq in equations:
+        owners = {symbols[eq.lhs_symbol_id].entity} | {symbols[d].entity for d in eq.dependencies}
         if entity is None or entity in owners:
             touching.append(eq)
     if not touching:
@@ -101,7 +121,7 @@ def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitV
             if eq.operation_kind != "apply_rate":
                 continue
             for dep in sorted(eq.dependencies):
-                sym = graph.symbol(dep)
+                sym = symbols[dep]
                 if sym.semantic_role == "rate" and sym.unit is not None:
                     num, _, den = sym.unit.partition("_per_")
                     rate_kind = _kind(vocab, sym.unit)

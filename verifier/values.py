@@ -22,7 +22,7 @@ import sympy
 from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
 from verifier._expr import evaluate, parse_expression, rational
-from verifier.admissibility import Refusal, Verdict, check_equation
+from verifier.admissibility import Refusal, Verdict, graph_verdicts
 from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError
 from verifier.holdings import Holdings
@@ -270,7 +270,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
         )
     symbols = graph.symbol_map
     declared, problems = _units_stage(graph, voc)
-    verdicts = {eq.lhs_symbol_id: check_equation(eq, symbols, voc) for eq in graph.equations}
+    verdicts = graph_verdicts(graph, voc)
     for i, eq in enumerate(graph.equations):
         refusal = verdicts[eq.lhs_symbol_id].refusal
         if refusal is not None:
