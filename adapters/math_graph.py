@@ -37,9 +37,9 @@ from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabula
 from units._numbers import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier._expr import rational, symbol
+from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
 from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF
-from verifier.admissibility import remember_verdicts
 from verifier.targets import QuestionTargetError, question_form
 
 SOURCE_ID: Final[str] = "math_problem_graph"
