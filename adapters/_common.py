@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Mapping
 from fractions import Fraction
@@ -60,7 +61,15 @@ def slug(text: str) -> str:
 
 
 def span(source_id: str, text: str) -> SourceSpanLink:
-    """A synthetic span ``source_id[0:len(text)]`` carrying ``text`` (no real offsets exist)."""
+    """A synthetic span ``source_id[0:len(text)]`` carrying ``text`` (no real offsets exist).
+
+    Spans are immutable values, so one is shared by every symbol that names the same text.
+    """
+    return _span(source_id, text)
+
+
+@functools.lru_cache(maxsize=16384)
+def _span(source_id: str, text: str) -> SourceSpanLink:
     return SourceSpanLink(source_id=source_id, start=0, end=max(1, len(text)), text=text)
 
 

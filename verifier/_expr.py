@@ -230,6 +230,21 @@ def check_expression(expr: object, *, path: str = "") -> None:
         BindingGraphError: ``unsafe_expression`` for any other sympy node or object;
             ``input_too_large`` for a number over the digit bound or a big exponent.
     """
+    if (
+        isinstance(expr, sympy.Basic) and expr in _CHECKED
+    ):  # an equation's expression is checked when built and re-stamped
+        return
+    _check_tree(expr, path)
+    if isinstance(expr, sympy.Basic):
+        if len(_CHECKED) >= PRINT_MEMO_SIZE:
+            _CHECKED.clear()
+        _CHECKED.add(expr)
+
+
+_CHECKED: set[sympy.Basic] = set()
+
+
+def _check_tree(expr: object, path: str) -> None:
     stack = [expr]
     while stack:
         node = stack.pop()
@@ -343,7 +358,12 @@ def _print_product(first: sympy.Expr, second: sympy.Expr) -> str | None:
 
 
 def free_names(expr: sympy.Expr) -> frozenset[str]:
-    """The names of the expression's free symbols."""
+    """The names of the expression's free symbols (memoized by expression, like its text)."""
+    return _free_names(expr)
+
+
+@functools.lru_cache(maxsize=PRINT_MEMO_SIZE)
+def _free_names(expr: sympy.Expr) -> frozenset[str]:
     return frozenset(s.name for s in expr.free_symbols)
 
 
@@ -401,3 +421,10 @@ def _eval(node: sympy.Expr, values: Mapping[str, Fraction]) -> Fraction:
             raise EvaluationError("division_by_zero", f"{print_expression(node.base)} is zero")
         return base**exp
     raise EvaluationError("unsafe_expression", f"{type(node).__name__} cannot be evaluated")
+
+
+def clear_memos() -> None:
+    """Forget every memoized text, name set and check (for benchmarks that must see each expression afresh)."""
+    _printed.cache_clear()
+    _free_names.cache_clear()
+    _CHECKED.clear()
