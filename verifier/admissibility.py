@@ -436,6 +436,16 @@ def _signed_sum(rhs: sympy.Expr) -> bool:
     return True
 
 
+def _direction_problem(kind: str, rhs: sympy.Expr) -> str:
+    """An ``add`` adds its constant and a ``subtract`` takes it away (``q + 3 op=subtract`` disagrees with itself)."""
+    constant = _constant_term(rhs)
+    if kind == "add" and constant < 0:
+        return "an add adds its amount (a negative constant is a subtract)"
+    if kind == "subtract" and constant > 0:
+        return "a subtract takes its amount away (a positive constant is an add)"
+    return ""
+
+
 def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
     """``(coefficient, {symbol: net power})`` of a product of symbol powers, or None for any other shape.
 
@@ -472,7 +482,9 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str]) -> str:
     """
     kind = eq.operation_kind
     if kind in ADDITIVE_KINDS:
-        return "" if _signed_sum(eq.rhs) else "a sum of operands, each with sign + or -, and a constant"
+        if not _signed_sum(eq.rhs):
+            return "a sum of operands, each with sign + or -, and a constant"
+        return _direction_problem(kind, eq.rhs)
     shape = _monomial(eq.rhs)
     if shape is None:
         return "a product of operands"

@@ -75,6 +75,13 @@ def read_unknown(
         return Refusal("unit_unbound", f"{unknown.symbol_id} asks for no unit")
     try:
         asked = vocab.resolve(asked_text, path=f"{unknown.symbol_id}.unit")
+        if binding.unit is not None and binding.unit != asked_text:
+            declared = vocab.resolve(binding.unit, path=f"{unknown.symbol_id}.unit")
+            if declared.quantity_kind != asked.quantity_kind:
+                return Refusal(
+                    "unit_mismatch",
+                    f"{unknown.symbol_id} is a {binding.unit} unknown but asks for {asked_text}: they disagree",
+                )
         target = resolve_target(graph, unknown, vocab)
     except UnitRefusal as exc:
         return Refusal(exc.reason, exc.explain())

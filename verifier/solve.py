@@ -284,11 +284,30 @@ class _Run:
             if bad is not None:
                 self.depend(lhs, bad)
                 continue
+            divisor = self.divisor_problem(eq, verdict.proof)
+            if divisor is not None:
+                self.equation_problem(eq, divisor)
+                continue
             if all(d in values for d in eq.dependencies):
                 self.compute(eq, verdict.proof)
             else:
                 pending.append(eq)
         return pending
+
+    def divisor_problem(self, eq: BoundEquation, proof: UnitProof) -> Refusal | None:
+        """A known divisor or chunk that is zero, or not whole under the integer policy, whether or not the rest is known."""
+        for op in proof.operands:
+            if op.role not in ("divisor", "chunk") or op.symbol_id not in self.out.values:
+                continue
+            value = self.out.values[op.symbol_id] * op.factor
+            if value == 0:
+                return Refusal("division_by_zero", f"{eq.lhs_symbol_id}: the divisor {op.symbol_id} is zero")
+            if self.policy == "integer" and value.denominator != 1:
+                return Refusal(
+                    "non_exact_division",
+                    f"{eq.lhs_symbol_id}: the divisor {op.symbol_id} = {format_exact(value)} is not whole (integer policy)",
+                )
+        return None
 
     def compute(self, eq: BoundEquation, proof: UnitProof) -> None:
         lhs = eq.lhs_symbol_id
@@ -346,6 +365,8 @@ class _Run:
                 )
         if kind == "unit_partition" and value.denominator != 1:
             return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
+        if kind == "unit_partition" and value <= 0:
+            return Refusal("value_out_of_range", f"{lhs}: a partition makes a positive number of parts, not {value}")
         bad = self.domain(lhs, value, proof.result_ref, kind)
         if bad is None and self.policy == "integer" and value.denominator != 1:
             return Refusal(

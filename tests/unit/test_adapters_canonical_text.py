@@ -22,7 +22,7 @@ from adapters import (
     parse_canonical_text,
 )
 from units import UnitVocabulary, default_vocabulary
-from verifier import Answer, BindingGraph, OperationIndex, verify
+from verifier import Answer, BindingGraph, OperationIndex, check_equation, verify
 from verifier._expr import evaluate
 
 
@@ -237,7 +237,10 @@ def test_arithmetic_forms(
     value: object,
 ) -> None:
     """Arithmetic right-hand sides (ref + 4, ref * 2, ref / 2, a + b + c) parse with our grammar and evaluate exactly."""
-    line = eline("op_000_result", rhs, kind, "")
+    deps = ",".join(
+        sorted(n for n in ("q_kim_dollars_t0", "q_sam_dollars_t0") if n in rhs)
+    )  # deps= must list what rhs reads
+    line = eline("op_000_result", rhs, kind, deps)
     if literal_unit is not None:
         line = line.replace(" unit_proof=", f" literal_unit={literal_unit} unit_proof=")
     graph, recorded = parse_canonical_text("\n".join([*HEADER, line]))
@@ -581,3 +584,29 @@ def test_blank_lines_and_empty_text() -> None:
     assert recorded == {}
     graph, _ = parse_canonical_text("\n\n".join(HEADER[:2]) + "\n")
     assert [s.symbol_id for s in graph.symbols] == ["entity_sam", "entity_kim"]
+
+
+@pytest.mark.parametrize(
+    ("rhs", "kind", "deps"),
+    [
+        ("q_sam_dollars_t0 + 3", "subtract", "q_sam_dollars_t0"),  # an add labelled subtract
+        ("q_sam_dollars_t0 - 3", "add", "q_sam_dollars_t0"),  # a subtract labelled add
+    ],
+)
+def test_arithmetic_line_whose_kind_disagrees_is_refused(rhs: str, kind: str, deps: str) -> None:
+    """An arithmetic E line whose constant's sign contradicts its op= is refused (operand_arity), never answered."""
+    line = eline("op_000_result", rhs, kind, deps).replace(" unit_proof=", " literal_unit=dollars unit_proof=")
+    graph, _ = parse_canonical_text("\n".join([*HEADER, line]))
+    verdict = check_equation(graph.equations[0], graph.symbol_map)
+    assert verdict.refusal is not None
+    assert verdict.refusal.reason == "operand_arity"
+
+
+@pytest.mark.parametrize("deps", ["q_kim_dollars_t0", "", "q_kim_dollars_t0,q_sam_dollars_t0"])
+def test_arithmetic_line_whose_deps_disagree_is_refused(deps: str) -> None:
+    """deps=[...] must list exactly the symbols an arithmetic right-hand side reads (malformed_input)."""
+    line = eline("op_000_result", "q_sam_dollars_t0 + 3", "add", deps)
+    with pytest.raises(MathGraphError) as info:
+        parse_canonical_text("\n".join([*HEADER, line]))
+    assert info.value.reason == "malformed_input"
+    assert "deps=" in info.value.detail
