@@ -1,4 +1,4 @@
-"""What the adversarial review of the holdings model found, each pinned to the refusal it now gets (SPEC §4–5)."""
+"""What the adversarial review of the holdings model found, each pinned to the refusal it now gets (SPEC §4 and §5)."""
 
 from __future__ import annotations
 
