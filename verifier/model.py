@@ -94,6 +94,11 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
 
 
 @functools.lru_cache(maxsize=65536)
+def _magnitude(text: str) -> Fraction:
+    return parse_exact(text)
+
+
+@functools.lru_cache(maxsize=65536)
 def _text_problem(value: str) -> tuple[str, str] | None:
     """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (memoized: names repeat)."""
     if _CONTROL.search(value) or value != value.strip():
@@ -271,8 +276,8 @@ class BoundFact:
 
     @property
     def magnitude(self) -> Fraction:
-        """The exact value (never through ``float``)."""
-        return parse_exact(self.value)
+        """The exact value (never through ``float``; validated on construction, memoized by text)."""
+        return _magnitude(self.value)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back."""

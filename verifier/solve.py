@@ -50,6 +50,8 @@ _NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
 )
 """Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
 
+_ONE: Final[Fraction] = Fraction(1)
+
 __all__ = ["MAX_VALUE_BITS", "STAGES", "Problem", "Solution", "StepRecord", "solve"]
 
 
@@ -312,9 +314,10 @@ class _Run:
     def compute(self, eq: BoundEquation, proof: UnitProof) -> None:
         lhs = eq.lhs_symbol_id
         factors = proof.factors
-        frame = {d: self.out.values[d] * factors.get(d, Fraction(1)) for d in eq.dependencies}
+        values = self.out.values
+        frame = {d: values[d] if factors.get(d, 1) == 1 else values[d] * factors[d] for d in eq.dependencies}
         try:
-            value = evaluate(eq.rhs, frame, constant_scale=factors.get("<literal>", Fraction(1)))
+            value = evaluate(eq.rhs, frame, constant_scale=factors.get("<literal>", _ONE))
         except EvaluationError as exc:
             self.equation_problem(eq, Refusal(exc.reason, f"{lhs}: {exc.detail}"))
             return
