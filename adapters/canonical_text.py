@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError

@@ -27,9 +27,12 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from adapters._common import exact, fields, json_number, name, slug, span
 from adapters.errors import MathGraphError

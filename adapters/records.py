@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from adapters._common import fields, name, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text

@@ -22,9 +22,12 @@ import functools
 import re
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from units._numbers import MAX_DIGITS, parse_exact
 from units.errors import UnitRefusal

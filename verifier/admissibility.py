@@ -20,9 +20,12 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import DIMENSIONLESS
@@ -417,9 +420,6 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     return handler(eq, deps, literal, lhs_ref, vocab)
 
 
-_NEG_ONE: Final = sympy.S.NegativeOne
-
-
 def _signed_sum(rhs: sympy.Expr) -> bool:
     """True for a sum of symbols with signs + or - and rational constants (``a - b + 4``)."""
     for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
@@ -428,7 +428,7 @@ def _signed_sum(rhs: sympy.Expr) -> bool:
         if (
             isinstance(term, sympy.Mul)
             and len(term.args) == 2
-            and term.args[0] is _NEG_ONE
+            and term.args[0] is sympy.S.NegativeOne
             and isinstance(term.args[1], sympy.Symbol)
         ):
             continue

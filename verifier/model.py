@@ -19,9 +19,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Final, Literal, TypeVar
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from units._numbers import parse_exact
 from units.errors import UnitRefusal

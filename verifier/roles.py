@@ -14,9 +14,12 @@ Imports only the model.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from verifier.model import OPERAND_ROLES, BoundEquation, SymbolBinding
 

@@ -21,11 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
-from sympy.polys.domains import QQ
-from sympy.polys.matrices import DomainMatrix
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units._numbers import format_exact
@@ -564,6 +565,9 @@ def _rref(
     rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], names: list[str]
 ) -> dict[str, Fraction] | None:
     """Solve the sparse system exactly (sympy ``DomainMatrix`` over QQ): determined values, or None if inconsistent."""
+    from sympy.polys.domains import QQ
+    from sympy.polys.matrices import DomainMatrix
+
     column = {name: j for j, name in enumerate(names)}
     width = len(names)
     data = {}

@@ -15,9 +15,12 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import sympy
+if TYPE_CHECKING:
+    import sympy
+else:
+    from verifier._lazy import sympy
 
 from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
