@@ -7,6 +7,7 @@ into ``REFUSAL_REASONS``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, Literal, get_args
 
 UnitReason = Literal[
@@ -51,6 +52,34 @@ class UnitRefusal(ValueError):
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.explain()}"
+
+
+class LazyDetailRefusal(UnitRefusal):
+    """A :class:`UnitRefusal` whose detail (a "did you mean" hint) is worked out only when it is read.
+
+    Raising and catching one costs nothing beyond the exception; :attr:`detail`,
+    :meth:`explain`, ``str()`` and pickling compute it once.  It pickles as a plain
+    :class:`UnitRefusal` carrying the computed detail.
+    """
+
+    def __init__(self, reason: str, make_detail: Callable[[], str], subject: object = "", path: str = "") -> None:
+        super().__init__(reason, "", subject, path)
+        self._make_detail: Callable[[], str] | None = make_detail
+
+    @property  # type: ignore[override]
+    def detail(self) -> str:
+        """The explanation, computed on first read."""
+        if self._make_detail is not None:
+            self._detail = self._make_detail()
+            self._make_detail = None
+        return self._detail
+
+    @detail.setter
+    def detail(self, value: str) -> None:
+        self._detail = value
+
+    def __reduce__(self) -> tuple[type[UnitRefusal], tuple[object, ...]]:
+        return (UnitRefusal, (self.reason, self.detail, self.subject, self.path))
 
 
 class LexiconError(UnitRefusal):

@@ -21,7 +21,7 @@ import pint
 from units._numbers import parse_exact
 from units._pint import apply_calendar_convention, build_registry, definition_line
 from units.dimension import BASE_DIMENSIONS, DimensionVector
-from units.errors import UnitRefusal
+from units.errors import LazyDetailRefusal, UnitRefusal
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
 
 MAX_SURFACE_CHARS: Final[int] = 128
@@ -513,13 +513,19 @@ class UnitVocabulary:
             return UnitRefusal("unknown_unit", "names a dimension, not a unit", surface, path)
         if surface.count(PER) > 1:
             return UnitRefusal("unknown_unit", "a composite id has exactly one '_per_'", surface, path)
-        hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
-        detail = "not in en_units_v1"
-        if hint:
-            detail += f"; did you mean {hint[0]!r}?"
-        if not self._parts.count_nouns and surface.isalpha() and surface.islower():
-            detail += " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, or bgverify check --count-noun apples=apple)"
-        return UnitRefusal("unknown_unit", detail, surface, path)
+        surfaces = self._by_surface
+        declared = bool(self._parts.count_nouns)
+
+        def detail() -> str:  # difflib's hint is worked out only when the message is read
+            hint = difflib.get_close_matches(surface, surfaces, n=1, cutoff=0.75)
+            text = "not in en_units_v1"
+            if hint:
+                text += f"; did you mean {hint[0]!r}?"
+            if not declared and surface.isalpha() and surface.islower():
+                text += " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, or bgverify check --count-noun apples=apple)"
+            return text
+
+        return LazyDetailRefusal("unknown_unit", detail, surface, path)
 
     def dimension(self, surface: object) -> DimensionVector:
         """The six-axis :class:`DimensionVector` of a unit surface (see :meth:`resolve` for errors)."""
