@@ -66,7 +66,7 @@ class LazyDetailRefusal(UnitRefusal):
         super().__init__(reason, "", subject, path)
         self._make_detail: Callable[[], str] | None = make_detail
 
-    @property  # type: ignore[override]
+    @property
     def detail(self) -> str:
         """The explanation, computed on first read."""
         if self._make_detail is not None:
