@@ -230,7 +230,9 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
 def _equation(m: re.Match[str], deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> BoundEquation:
     """One ``E`` line as an equation; its parts (call form, ``op=``, ``literal_unit=``, owner) must agree."""
     rhs, literal_unit = _rhs(m["rhs"], m["op"], m["lhs"], deps, by_id, where=where)
-    if _CALL.fullmatch(m["rhs"]) is None and set(deps) != {s.name for s in rhs.free_symbols}:
+    if _CALL.fullmatch(m["rhs"]) is None and (
+        len(set(deps)) != len(deps) or set(deps) != {s.name for s in rhs.free_symbols}
+    ):
         raise MathGraphError(
             "malformed_input",
             f"deps=[{','.join(deps)[:80]}] differ from the symbols the right-hand side reads: the line disagrees with itself",

@@ -219,7 +219,9 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             )
         kind = name(obj["operation_kind"], "operation_kind")
         deps = [symbol(s) for s in sorted(symbols)]
-        if kind in ADDITIVE_KINDS:
+        if kind == "subtract" and len(deps) > 1:  # the first dependency less the others (only dependencies matter)
+            rhs = deps[0] - sympy.Add(*deps[1:])
+        elif kind in ADDITIVE_KINDS:
             rhs = sympy.Add(*deps) if deps else sympy.Integer(0)
         elif kind == "divide" and len(deps) == 2 and any(d.name.endswith("__divisor") for d in deps):
             divisor = next(d for d in deps if d.name.endswith("__divisor"))

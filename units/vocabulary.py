@@ -110,6 +110,7 @@ class UnitVocabulary:
         "_by_lemma",
         "_by_surface",
         "_composites",
+        "_defined",
         "_derived",
         "_lock",
         "_non_units",
@@ -124,6 +125,7 @@ class UnitVocabulary:
         self._lock = threading.Lock()
         self._derived: dict[tuple[tuple[str, str], ...], UnitVocabulary] = {}
         self._noun_base: UnitVocabulary | None = None
+        self._defined: set[str] = set(parts.conversions)  # unit names defined in this vocabulary's registry
         _check_definitions(parts.conversions)
         try:
             self._registry = build_registry(parts.conversions)
@@ -306,6 +308,7 @@ class UnitVocabulary:
         out._lock = threading.Lock()
         out._derived = {}
         out._noun_base = base
+        out._defined = base._defined
         out._registry = base._registry
         out._axis = dict(self._axis)
         out._non_units = self._non_units
@@ -317,8 +320,9 @@ class UnitVocabulary:
                 conv = parts.conversions[lemma]
                 if conv.base_dimension is None or lemma in self._by_lemma:
                     continue
-                if lemma not in base._registry:
+                if lemma not in base._defined:  # an exact name: pint's `in` would also accept a plural
                     base._registry.define(definition_line(conv))
+                    base._defined.add(lemma)
                 out._axis[f"[{conv.base_dimension}]"] = conv.axis or ""
             notes: dict[str, tuple[str, ...]] = {}
             for surface, lemma in parts.count_nouns:

@@ -315,7 +315,7 @@ def _print_sum(args: tuple[sympy.Expr, ...]) -> str | None:
     for arg in args:
         if isinstance(arg, sympy.Symbol):
             terms.append((arg.name, False))
-        elif isinstance(arg, sympy.Rational) and constant is None:
+        elif isinstance(arg, sympy.Rational) and constant is None and arg != 0:  # a written "+ 0" prints itself
             constant = arg
         elif (
             isinstance(arg, sympy.Mul)
@@ -339,8 +339,8 @@ def _print_sum(args: tuple[sympy.Expr, ...]) -> str | None:
 
 
 def _print_product(first: sympy.Expr, second: sympy.Expr) -> str | None:
-    if isinstance(first, sympy.Symbol) and isinstance(second, sympy.Symbol):
-        return f"{first.name}*{second.name}"  # a Mul keeps its symbols sorted by name
+    if isinstance(first, sympy.Symbol) and isinstance(second, sympy.Symbol) and first.name < second.name:
+        return f"{first.name}*{second.name}"  # the order sympy's printer uses (and an evaluated Mul keeps)
     if isinstance(first, sympy.Rational) and isinstance(second, sympy.Symbol) and first > 0:
         if first.q == 1:
             return f"{first.p}*{second.name}"

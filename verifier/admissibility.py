@@ -437,12 +437,31 @@ def _signed_sum(rhs: sympy.Expr) -> bool:
 
 
 def _direction_problem(kind: str, rhs: sympy.Expr) -> str:
-    """An ``add`` adds its constant and a ``subtract`` takes it away (``q + 3 op=subtract`` disagrees with itself)."""
+    """The signs must say what the kind does (``q + 3 op=subtract``, ``-q + 13 op=add`` disagree with themselves).
+
+    Signs are counted net per symbol, so a written operand that cancels (``q + w - w``)
+    moves no sign, though it is still a checked dependency.  add: every term adds.
+    subtract: one operand (the state) is added, everything else taken away.
+    compare_additive: no operand is taken away (the reference, plus or minus a delta).
+    """
     constant = _constant_term(rhs)
-    if kind == "add" and constant < 0:
-        return "an add adds its amount (a negative constant is a subtract)"
-    if kind == "subtract" and constant > 0:
-        return "a subtract takes its amount away (a positive constant is an add)"
+    net: dict[str, int] = {}
+    for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
+        if isinstance(term, sympy.Symbol):
+            net[term.name] = net.get(term.name, 0) + 1
+        elif isinstance(term, sympy.Mul):
+            name = term.args[1].name
+            net[name] = net.get(name, 0) - 1
+    plus = sum(1 for n in net.values() if n > 0)
+    minus = sum(1 for n in net.values() if n < 0)
+    if any(abs(n) > 1 for n in net.values()):
+        return "each operand once, with sign + or -"
+    if kind == "add" and (constant < 0 or minus):
+        return "an add adds every term (a negative term is a subtract)"
+    if kind == "subtract" and (constant > 0 or plus > 1 or (minus and not plus)):
+        return "a subtract is its state minus what is taken away"
+    if kind == "compare_additive" and minus:
+        return "the reference, plus or minus a delta"
     return ""
 
 

@@ -41,3 +41,10 @@ def test_fast_printer_matches_sympy(expr: sympy.Expr) -> None:
         assert fast == sympy.sstr(expr, order="lex")
     assert print_expression(expr) == sympy.sstr(expr, order="lex")
     assert parse_expression(print_expression(expr)) == expr
+
+
+def test_fast_printer_leaves_unusual_written_trees_to_sympy() -> None:
+    """Hand-built unevaluated trees (``b*a``, ``a + 0``) print exactly as sympy prints them."""
+    a, b = sympy.Symbol("a"), sympy.Symbol("b")
+    for expr in (sympy.Mul(b, a, evaluate=False), sympy.Add(a, sympy.Integer(0), evaluate=False)):
+        assert print_expression(expr) == sympy.sstr(expr, order="lex")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import bind_math_problem_graph, bind_relations, graph_from_dict
+from adapters import bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text
 from units import default_vocabulary
 from verifier import BindingGraph, Refusal, verify
 
@@ -108,3 +108,68 @@ def test_unknown_whose_unit_and_expected_unit_disagree_is_refused() -> None:
     (answer,) = _answers(BindingGraph.from_json(data))
     assert isinstance(answer, Refusal)
     assert answer.reason == "unit_mismatch"
+
+
+@pytest.mark.parametrize(
+    ("nouns", "held", "asked"),
+    [
+        ({"mugs": "cups"}, "mugs", "cups"),
+        ({"zorbs": "dozens"}, "zorbs", "items"),
+        ({"bucks": "dollars"}, "bucks", "cents"),
+    ],
+)
+def test_declared_lemma_that_looks_like_a_plural_is_its_own_kind(nouns: dict[str, str], held: str, asked: str) -> None:
+    """A new lemma such as 'cups' is a count kind of its own, never pint's plural of an existing unit."""
+    vocab = default_vocabulary().with_count_nouns(nouns)
+    data = {
+        "entities": ["Ana"],
+        "initial_state": [{"entity": "Ana", "quantity": {"unit": held, "value": 2}}],
+        "operations": [],
+        "unknown": {"entity": "Ana", "unit": asked},
+    }
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "state_unset"
+
+
+def test_sibling_declarations_never_change_a_derived_vocabulary() -> None:
+    """A lemma one derived vocabulary declares ('pear') does not change another's ('pears' stays its own kind)."""
+    base = default_vocabulary()
+    base.with_count_nouns({"pear": "pear"})
+    vocab = base.with_count_nouns({"pearz": "pears"})
+    assert vocab.resolve("pearz").lemma == "pears"
+    assert vocab.resolve("pearz").kind != base.with_count_nouns({"pear": "pear"}).resolve("pear").kind
+    two = base.with_count_nouns({"apple": "apple", "apples": "apples"})
+    assert two.resolve("apple").kind != two.resolve("apples").kind
+
+
+@pytest.mark.parametrize(
+    ("rhs", "kind", "deps"),
+    [
+        ("-q_sam_apples_t0 + 13", "add", "q_sam_apples_t0"),
+        ("q_sam_apples_t0 - q_kim_apples_t0", "add", "q_kim_apples_t0,q_sam_apples_t0"),
+        ("-q_sam_apples_t0 - 3", "subtract", "q_sam_apples_t0"),
+        ("-q_sam_apples_t0 + q_kim_apples_t0 + 13", "add", "q_kim_apples_t0,q_sam_apples_t0"),
+        ("-q_sam_apples_t0 + 3", "compare_additive", "q_sam_apples_t0"),
+    ],
+)
+def test_signs_that_contradict_the_kind_are_refused(rhs: str, kind: str, deps: str) -> None:
+    """An add takes nothing away, a subtract adds only its state, a comparison reads its reference with sign +."""
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    lines = [
+        "S entity_sam Sam entity entity=Sam unit=None span=t[0:3] by=t",
+        "S entity_kim Kim entity entity=Kim unit=None span=t[0:3] by=t",
+        "S q_sam_apples_t0 q quantity entity=Sam unit=apples span=t[0:3] by=t",
+        "S q_kim_apples_t0 q quantity entity=Kim unit=apples span=t[0:3] by=t",
+        "S op_000_result r quantity entity=Sam unit=apples span=t[0:3] by=t",
+        "S u u unknown entity=Sam unit=apples span=t[0:3] by=t",
+        "F q_sam_apples_t0 = 10 unit=apples span=t[0:3]",
+        "F q_kim_apples_t0 = 2 unit=apples span=t[0:3]",
+        f"E op_000_result := {rhs} op={kind} deps=[{deps}] literal_unit=apples unit_proof=unverified"
+        " status=pending refusal=None span=t[0:3]",
+        "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
+    ]
+    graph, _ = parse_canonical_text("\n".join(lines))
+    (answer,) = verify(graph, vocab).answers.values()
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "operand_arity"

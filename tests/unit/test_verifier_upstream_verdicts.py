@@ -159,7 +159,9 @@ def build(record: dict[str, Any]) -> tuple[BoundEquation, list[SymbolBinding]]:
     ]
     deps = [symbol(s.symbol_id) for s in symbols]
     divisors = [d for d in deps if d.name.endswith("__divisor")]
-    if record["operation_kind"] in ADDITIVE_KINDS:
+    if record["operation_kind"] == "subtract" and len(deps) > 1:  # the first less the others: a subtract's shape
+        rhs = deps[0] - sympy.Add(*deps[1:])
+    elif record["operation_kind"] in ADDITIVE_KINDS:
         rhs = sympy.Add(*deps)
     elif record["operation_kind"] == "divide" and len(deps) == 2 and len(divisors) == 1:
         rhs = next(d for d in deps if d is not divisors[0]) / divisors[0]
