@@ -26,6 +26,7 @@ from typing import Any
 from adapters import bind_math_problem_graph, graph_from_dict, read_json
 from units import UnitVocabulary
 from verifier import verify
+from verifier.model import OPERATION_KINDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,20 +51,7 @@ class _Graph:
     unknown: tuple[str | None, str]
 
 
-_KINDS = frozenset(
-    {
-        "add",
-        "subtract",
-        "transfer",
-        "multiply",
-        "divide",
-        "apply_rate",
-        "compare_additive",
-        "compare_multiplicative",
-        "unit_partition",
-        "fraction_portion",
-    }
-)
+_KINDS = frozenset(OPERATION_KINDS)
 
 
 def _reference_parse(data: Mapping[str, Any]) -> _Graph:
