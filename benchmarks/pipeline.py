@@ -1,9 +1,12 @@
 """The full pipeline a user runs (read → bind → verify), next to the same work done in the hand-rolled shape.
 
 The *reference pipeline* does what the upstream hand-rolled code does per graph, in
-its shape: ``json.loads``, a plain frozen-dataclass graph with the schema's checks,
-an adapter that builds symbol and equation records with dict lookups, and an
-integer-exponent admissibility check per equation (``ReferenceAlgebra``).  It solves
+its shape (ADR-0115/0133/0134/0135): ``json.loads``, a plain frozen-dataclass graph
+with the schema's checks, an adapter that builds symbol, fact and equation records
+with dict lookups (synthesizing the operand-literal symbols, wiring to t0), an
+integer-exponent admissibility check and proof string per equation, the question
+target's state index and form, a graph object with the model's construction checks
+(unique ids, references, acyclicity) and its canonical string.  It solves
 no values, as upstream does not.  Ours reads the text exactly (``adapters.read_json``),
 builds the typed ``MathProblemGraph``, binds it (with admissibility stamped) and
 verifies it (admissibility, holdings, exact values, certified answers).
@@ -124,9 +127,91 @@ class _Equation:
             raise ValueError("equation")
 
 
-def _reference_bind(graph: _Graph, vector: Callable[[str], tuple[int, ...]]) -> tuple[list[_Symbol], list[_Equation]]:
-    """Symbol and equation records by dict lookups, wired to each actor's t0 symbol, each equation checked."""
+@dataclass(frozen=True, slots=True)
+class _Fact:
+    symbol_id: str
+    value: str
+    unit: str | None
+    span: _Span
+
+    def __post_init__(self) -> None:
+        if not _ID.fullmatch(self.symbol_id) or not isinstance(self.value, str):
+            raise ValueError("fact")
+
+
+@dataclass(frozen=True, slots=True)
+class _Proof:
+    kind: str
+    lhs_unit: tuple[int, ...]
+    operand_units: tuple[tuple[int, ...], ...]
+
+    def to_canonical_string(self) -> str:
+        return f"{self.kind}: [{','.join(map(str, self.operand_units))}] -> {self.lhs_unit}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Unknown:
+    symbol_id: str
+    state_index: str
+    question_form: str
+    span: _Span
+
+
+@dataclass(frozen=True, slots=True)
+class _BoundGraph:
+    """The graph with the upstream model's construction checks: unique ids, references, acyclic equations."""
+
+    symbols: tuple[_Symbol, ...]
+    facts: tuple[_Fact, ...]
+    equations: tuple[_Equation, ...]
+    unknown: _Unknown
+
+    def __post_init__(self) -> None:
+        ids = {s.symbol_id for s in self.symbols}
+        if len(ids) != len(self.symbols):
+            raise ValueError("duplicate")
+        for item in (*self.facts, self.unknown):
+            if item.symbol_id not in ids:
+                raise ValueError("reference")
+        by_lhs = {eq.lhs: eq for eq in self.equations}
+        for eq in self.equations:
+            if eq.lhs not in ids or any(d not in ids for d in eq.dependencies):
+                raise ValueError("reference")
+        state: dict[str, int] = {}
+        for root, first in by_lhs.items():  # acyclic dependencies (iterative DFS, as upstream)
+            stack = [(root, iter(sorted(first.dependencies)))]
+            state[root] = 1
+            while stack:
+                node, deps = stack[-1]
+                nxt = next(deps, None)
+                if nxt is None:
+                    state[node] = 2
+                    stack.pop()
+                elif nxt in by_lhs and state.get(nxt) == 1:
+                    raise ValueError("cycle")
+                elif nxt in by_lhs and nxt not in state:
+                    state[nxt] = 1
+                    stack.append((nxt, iter(sorted(by_lhs[nxt].dependencies))))
+
+    def to_canonical_string(self) -> str:
+        lines = [f"S {s.symbol_id} {s.role} entity={s.entity} unit={s.unit}" for s in self.symbols]
+        lines += [f"F {f.symbol_id} = {f.value} unit={f.unit}" for f in self.facts]
+        lines += [
+            f"E {e.lhs} := {e.rhs_canonical} op={e.kind} deps=[{','.join(sorted(e.dependencies))}]"
+            for e in self.equations
+        ]
+        lines.append(f"U {self.unknown.symbol_id} state={self.unknown.state_index} form={self.unknown.question_form}")
+        return "\n".join(lines)
+
+
+_LITERAL = {"multiply": "__multiplicand", "divide": "__divisor", "apply_rate": "__rate"}
+
+
+def _reference_bind(graph: _Graph, vector: Callable[[str], tuple[int, ...]]) -> _BoundGraph:
+    """The upstream adapter's work (ADR-0133/0134/0135) in its shape: records by dict lookups, t0 wiring, checks."""
+    span = _Span("math_problem_graph", 0, 1)
     symbols: dict[str, _Symbol] = {}
+    facts: list[_Fact] = []
     for entity in graph.entities:
         sid = f"entity_{entity.lower()}"
         symbols[sid] = _Symbol(sid, "entity", entity, None, _Span("math_problem_graph", 0, len(entity)))
@@ -134,29 +219,40 @@ def _reference_bind(graph: _Graph, vector: Callable[[str], tuple[int, ...]]) -> 
     for entity, quantity in graph.initial:
         sid = f"q_{entity.lower()}_{quantity.unit}_t0"
         symbols[sid] = _Symbol(sid, "quantity", entity, quantity.unit, _Span("math_problem_graph", 0, 1 + len(sid)))
+        facts.append(_Fact(sid, str(quantity.value), quantity.unit, span))
         t0[(entity, quantity.unit)] = sid
     equations = []
     for i, op in enumerate(graph.operations):
         unit = op.operand.get("unit") or op.operand.get("numerator_unit") or op.operand.get("result_unit") or ""
         deps = [t0[(op.actor, unit)]] if (op.actor, unit) in t0 else []
+        if op.kind in _LITERAL:  # the synthesized operand-literal symbol
+            literal = f"op_{i:03d}{_LITERAL[op.kind]}"
+            symbols[literal] = _Symbol(literal, "rate" if op.kind == "apply_rate" else "ratio", None, unit, span)
+            facts.append(_Fact(literal, str(op.operand.get("value", 1)), unit, span))
+            deps.append(literal)
         lhs = f"op_{i:03d}_result"
         symbols[lhs] = _Symbol(lhs, "quantity", op.actor, unit, _Span("math_problem_graph", 0, len(lhs)))
         vecs = [vector(symbols[d].unit or "") for d in sorted(deps)]
         if op.kind in ("add", "subtract", "transfer") and unit:
             vecs.append(vector(unit))
-        if len({tuple(v) for v in vecs}) > 1:
+        if len({tuple(v) for v in vecs}) > 1 and op.kind in ("add", "subtract", "transfer", "compare_additive"):
             proof = "unverified"
         else:
-            proof = f"{op.kind}: [{','.join(map(str, vecs))}] -> {vecs[0] if vecs else ()}"
-        rhs = f"{' + '.join(deps) or '0'} {'+' if op.kind == 'add' else '-'} {op.operand.get('value', 1)}"
+            proof = _Proof(op.kind, vecs[0] if vecs else (), tuple(tuple(v) for v in vecs)).to_canonical_string()
+        rhs = f"{' + '.join(sorted(deps)) or '0'} {'+' if op.kind == 'add' else '-'} {op.operand.get('value', 1)}"
         equations.append(_Equation(lhs, rhs, frozenset(deps), op.kind, proof, _Span("math_problem_graph", 0, len(lhs))))
     entity, unit = graph.unknown
     uid = f"unknown_{(entity or 'total').lower()}_{unit}"
     symbols[uid] = _Symbol(uid, "unknown", entity, unit, _Span("math_problem_graph", 0, len(uid)))
-    for eq in equations:  # referential integrity, as the upstream graph checks on construction
-        if eq.lhs not in symbols or any(d not in symbols for d in eq.dependencies):
-            raise ValueError("reference")
-    return list(symbols.values()), equations
+    touching = {op.kind for op in graph.operations if entity is None or entity in (op.actor, op.target)}
+    form = next((f for k, f in _FORMS if k in touching), "count" if touching else "identity")  # ADR-0135 precedence
+    unknown = _Unknown(uid, "terminal" if graph.operations else "initial", form, span)
+    bound = _BoundGraph(tuple(symbols.values()), tuple(facts), tuple(equations), unknown)
+    bound.to_canonical_string()  # upstream renders its canonical string as part of binding
+    return bound
+
+
+_FORMS = (("compare_multiplicative", "ratio"), ("compare_additive", "difference"), ("apply_rate", "total"))
 
 
 def pipeline_rounds(
