@@ -68,7 +68,7 @@ from adapters import (  # noqa: E402
     read_json,
 )
 from adapters.records import bind_record  # noqa: E402
-from benchmarks.pipeline import pipeline_rounds  # noqa: E402
+from benchmarks.pipeline import pipeline_rounds, reference_parse  # noqa: E402
 from evals.runner import lane_cases  # noqa: E402
 from units import BASE_DIMENSIONS, UnitRefusal, UnitVocabulary  # noqa: E402
 from verifier import BoundEquation, SourceSpanLink, SymbolBinding, check_equation, verify  # noqa: E402
@@ -742,15 +742,18 @@ def pipeline_corpus(upstream: Path) -> tuple[list[str], UnitVocabulary, str]:
         cases = [json.loads(line) for line in upstream.read_text(encoding="utf-8").splitlines() if line.strip()]
         return [json.dumps(c["ground_truth_graph"]) for c in cases], vocab, "upstream dev graphs"
     texts = []
-    nouns: dict[str, str] = {}
+    vocab = units.default_vocabulary()
     for case in lane_cases("graphs"):
-        if case.get("format") == "math_graph" and isinstance(case.get("input"), dict) and "vocab" not in case:
-            texts.append(json.dumps(case["input"]))
-    return (
-        texts,
-        units.default_vocabulary().with_count_nouns(nouns) if nouns else units.default_vocabulary(),
-        "lane graphs",
-    )
+        if case.get("format") != "math_graph" or not isinstance(case.get("input"), dict) or "vocab" in case:
+            continue
+        text = json.dumps(case["input"])
+        try:  # both pipelines must run it (the reference reads only JSON numbers, as upstream does)
+            reference_parse(json.loads(text))
+            bind_math_problem_graph(graph_from_dict(read_json(text)), vocab)
+        except (ValueError, KeyError, TypeError):
+            continue
+        texts.append(text)
+    return texts, vocab, "lane graphs"
 
 
 def derived_vocabulary_ms(base: UnitVocabulary, rounds: int) -> dict[str, list[float]]:

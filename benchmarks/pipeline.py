@@ -57,7 +57,7 @@ class _Graph:
 _KINDS = frozenset(OPERATION_KINDS)
 
 
-def _reference_parse(data: Mapping[str, Any]) -> _Graph:
+def reference_parse(data: Mapping[str, Any]) -> _Graph:
     """The schema's checks, upstream style: types, known kinds, entity references, a transfer's target."""
     entities = tuple(data["entities"])
     if not entities or len(set(entities)) != len(entities):
@@ -205,19 +205,24 @@ class _BoundGraph:
 
 
 _LITERAL = {"multiply": "__multiplicand", "divide": "__divisor", "apply_rate": "__rate"}
+_SLUG = re.compile(r"[^a-z0-9]+")
 
 
-def _reference_bind(graph: _Graph, vector: Callable[[str], tuple[int, ...]]) -> _BoundGraph:
+def _slug(text: str) -> str:
+    return _SLUG.sub("_", text.lower()).strip("_") or "u"
+
+
+def reference_bind(graph: _Graph, vector: Callable[[str], tuple[int, ...]]) -> _BoundGraph:
     """The upstream adapter's work (ADR-0133/0134/0135) in its shape: records by dict lookups, t0 wiring, checks."""
     span = _Span("math_problem_graph", 0, 1)
     symbols: dict[str, _Symbol] = {}
     facts: list[_Fact] = []
     for entity in graph.entities:
-        sid = f"entity_{entity.lower()}"
+        sid = f"entity_{_slug(entity)}"
         symbols[sid] = _Symbol(sid, "entity", entity, None, _Span("math_problem_graph", 0, len(entity)))
     t0: dict[tuple[str, str], str] = {}
     for entity, quantity in graph.initial:
-        sid = f"q_{entity.lower()}_{quantity.unit}_t0"
+        sid = f"q_{_slug(entity)}_{_slug(quantity.unit)}_t0"
         symbols[sid] = _Symbol(sid, "quantity", entity, quantity.unit, _Span("math_problem_graph", 0, 1 + len(sid)))
         facts.append(_Fact(sid, str(quantity.value), quantity.unit, span))
         t0[(entity, quantity.unit)] = sid
@@ -242,7 +247,7 @@ def _reference_bind(graph: _Graph, vector: Callable[[str], tuple[int, ...]]) -> 
         rhs = f"{' + '.join(sorted(deps)) or '0'} {'+' if op.kind == 'add' else '-'} {op.operand.get('value', 1)}"
         equations.append(_Equation(lhs, rhs, frozenset(deps), op.kind, proof, _Span("math_problem_graph", 0, len(lhs))))
     entity, unit = graph.unknown
-    uid = f"unknown_{(entity or 'total').lower()}_{unit}"
+    uid = f"unknown_{_slug(entity or 'total')}_{_slug(unit)}"
     symbols[uid] = _Symbol(uid, "unknown", entity, unit, _Span("math_problem_graph", 0, len(uid)))
     touching = {op.kind for op in graph.operations if entity is None or entity in (op.actor, op.target)}
     form = next((f for k, f in _FORMS if k in touching), "count" if touching else "identity")  # ADR-0135 precedence
@@ -275,7 +280,7 @@ def pipeline_rounds(
             t2 = time.perf_counter_ns()
             verify(bound, vocab)
             t3 = time.perf_counter_ns()
-            _reference_bind(_reference_parse(json.loads(text)), vector)
+            reference_bind(reference_parse(json.loads(text)), vector)
             t4 = time.perf_counter_ns()
             sums["read"] += t1 - t0
             sums["bind"] += t2 - t1
