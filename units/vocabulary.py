@@ -285,6 +285,7 @@ class UnitVocabulary:
             cached = self._derived.get(key)
         if cached is not None:
             return cached
+        _check_definitions(table)  # the checks a fresh build makes: no base-dimension or reserved names
         parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions)
         derived = self._derive(parts, {s: lem for s, lem in key if (s, lem) not in self._parts.count_nouns})
         with self._lock:

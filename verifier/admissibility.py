@@ -436,7 +436,7 @@ def _signed_sum(rhs: sympy.Expr) -> bool:
     return True
 
 
-def _direction_problem(kind: str, rhs: sympy.Expr) -> str:
+def _direction_problem(kind: str, rhs: sympy.Expr, roles: Mapping[str, str]) -> str:
     """The signs must say what the kind does (``q + 3 op=subtract``, ``-q + 13 op=add`` disagree with themselves).
 
     Signs are counted net per symbol, so a written operand that cancels (``q + w - w``)
@@ -460,6 +460,8 @@ def _direction_problem(kind: str, rhs: sympy.Expr) -> str:
         return "an add adds every term (a negative term is a subtract)"
     if kind == "subtract" and (constant > 0 or plus > 1 or (minus and not plus)):
         return "a subtract is its state minus what is taken away"
+    if kind == "subtract" and any(n > 0 and roles.get(name, "state") != "state" for name, n in net.items()):
+        return "a subtract adds only the state it updates (what it takes away has sign -)"
     if kind == "compare_additive" and minus:
         return "the reference, plus or minus a delta"
     return ""
@@ -503,7 +505,7 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str]) -> str:
     if kind in ADDITIVE_KINDS:
         if not _signed_sum(eq.rhs):
             return "a sum of operands, each with sign + or -, and a constant"
-        return _direction_problem(kind, eq.rhs)
+        return _direction_problem(kind, eq.rhs, roles)
     shape = _monomial(eq.rhs)
     if shape is None:
         return "a product of operands"

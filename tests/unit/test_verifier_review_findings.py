@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adapters import bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text
-from units import default_vocabulary
+from units import UnitRefusal, default_vocabulary
 from verifier import BindingGraph, Refusal, verify
 
 
@@ -167,6 +167,37 @@ def test_signs_that_contradict_the_kind_are_refused(rhs: str, kind: str, deps: s
         "F q_kim_apples_t0 = 2 unit=apples span=t[0:3]",
         f"E op_000_result := {rhs} op={kind} deps=[{deps}] literal_unit=apples unit_proof=unverified"
         " status=pending refusal=None span=t[0:3]",
+        "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
+    ]
+    graph, _ = parse_canonical_text("\n".join(lines))
+    (answer,) = verify(graph, vocab).answers.values()
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "operand_arity"
+
+
+@pytest.mark.parametrize("lemma", ["length", "mass", "time", "calendar", "dimensionless", "nan", "per", "none"])
+def test_derived_vocabulary_refuses_what_a_fresh_build_refuses(lemma: str) -> None:
+    """A count lemma named like a base dimension or a reserved name is refused (never merged into meters)."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_count_nouns({"ropes": lemma})
+    assert info.value.reason == "malformed_input"
+
+
+@pytest.mark.parametrize("rhs", ["-q_sam_apples_t0 + q_kim_apples_t0", "q_kim_apples_t0 - q_sam_apples_t0 - 3"])
+def test_subtract_adds_only_its_own_state(rhs: str) -> None:
+    """A subtract on Sam whose added operand is Kim's holding (Kim - Sam) is refused, not answered 15 or 12."""
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    lines = [
+        "S entity_sam Sam entity entity=Sam unit=None span=t[0:3] by=t",
+        "S entity_kim Kim entity entity=Kim unit=None span=t[0:3] by=t",
+        "S q_sam_apples_t0 q quantity entity=Sam unit=apples span=t[0:3] by=t",
+        "S q_kim_apples_t0 q quantity entity=Kim unit=apples span=t[0:3] by=t",
+        "S op_000_result r quantity entity=Sam unit=apples span=t[0:3] by=t",
+        "S u u unknown entity=Sam unit=apples span=t[0:3] by=t",
+        "F q_sam_apples_t0 = 10 unit=apples span=t[0:3]",
+        "F q_kim_apples_t0 = 25 unit=apples span=t[0:3]",
+        f"E op_000_result := {rhs} op=subtract deps=[q_kim_apples_t0,q_sam_apples_t0] literal_unit=apples"
+        " unit_proof=unverified status=pending refusal=None span=t[0:3]",
         "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
     ]
     graph, _ = parse_canonical_text("\n".join(lines))
