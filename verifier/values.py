@@ -31,7 +31,7 @@ from verifier.errors import BindingGraphError
 from verifier.holdings import Holdings
 from verifier.model import BindingGraph, OperationIndex, StateIndex, state_index_text
 from verifier.roles import roles_of
-from verifier.solve import MAX_VALUE_BITS, Problem, StepRecord, solve  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
+from verifier.solve import MAX_VALUE_BITS, Problem, Solution, StepRecord, solve  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
 
 POLICIES: Final[frozenset[str]] = frozenset({"count_exact", "integer"})
 """``count_exact``: counts are whole and divisions into counts exact.  ``integer``: also every
@@ -278,54 +278,72 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
         refusal = verdicts[eq.lhs_symbol_id].refusal
         if refusal is not None:
             problems.append(Problem(2, 1, i, eq.lhs_symbol_id, eq.lhs_symbol_id, refusal))
-    kinds = dict(declared)
-    for eq in graph.equations:  # an lhs declaring no unit holds what its proof computes
-        proof = verdicts[eq.lhs_symbol_id].proof
-        if kinds.get(eq.lhs_symbol_id) is None and proof is not None:
-            kinds[eq.lhs_symbol_id] = proof.result_ref
-    holdings = Holdings.build(graph, kinds, {eq.lhs_symbol_id: roles_of(eq, symbols) for eq in graph.equations})
-    for hp in holdings.problems:
-        problems.append(
-            Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal)
-        )
+    holdings = _holdings_stage(graph, declared, verdicts, problems)
     solution = solve(graph, verdicts, declared, voc, policy)
     problems.extend(solution.problems)
-    root = certify(problems)
-    trace = [_trace_step(step) for step in solution.steps]
-    answers: dict[str, Answer | Refusal] = {}
-    readings: dict[tuple[object, ...], Reading | Refusal] = {}  # unknowns asking the same thing read it once
-    steps: dict[tuple[object, ...], TraceStep] = {}
-    for unknown in graph.unknowns:
-        binding = symbols[unknown.symbol_id]
-        key = (binding.entity, binding.unit, unknown.expected_unit, str(unknown.state_index), unknown.question_form)
-        if key not in readings:
-            readings[key] = read_unknown(graph, unknown, voc, holdings, solution)
-        reading = readings[key]
-        if isinstance(reading, Reading) and root is None:
-            answers[unknown.symbol_id] = Answer(
-                rational(reading.value), reading.unit, reading.question_form, reading.state_index
-            )
-            if key not in steps:
-                steps[key] = _answer_step(unknown.symbol_id, reading)
-            trace.append(dataclasses.replace(steps[key], target=unknown.symbol_id))
-        else:
-            answers[unknown.symbol_id] = root if root is not None else reading  # type: ignore[assignment]
-    values = {
-        name: Value(rational(v), _unit_text(solution.units.get(name)) or symbols[name].unit)
-        for name, v in solution.values.items()
-        if name not in solution.refusals
-    }
+    answers, answer_steps = _answer_stage(graph, voc, holdings, solution, certify(problems))
     refusals = dict(solution.refusals)
     for hp in holdings.problems:  # a broken history rule refuses the equation; its value stays listed
         refusals.setdefault(hp.equation, hp.refusal)
     return GraphReport(
         verdicts=verdicts,
-        values=values,
+        values={
+            name: Value(rational(v), _unit_text(solution.units.get(name)) or symbols[name].unit)
+            for name, v in solution.values.items()
+            if name not in solution.refusals
+        },
         refusals=refusals,
         answers=answers,
-        trace=tuple(trace),
+        trace=(*(_trace_step(step) for step in solution.steps), *answer_steps),
         policy=policy,
     )
+
+
+def _holdings_stage(
+    graph: BindingGraph,
+    declared: Mapping[str, UnitRef | None],
+    verdicts: Mapping[str, Verdict],
+    problems: list[Problem],
+) -> Holdings:
+    """Build the holdings model; each broken rule is a values-stage problem at its equation."""
+    kinds = dict(declared)
+    for eq in graph.equations:  # an lhs declaring no unit holds what its proof computes
+        proof = verdicts[eq.lhs_symbol_id].proof
+        if kinds.get(eq.lhs_symbol_id) is None and proof is not None:
+            kinds[eq.lhs_symbol_id] = proof.result_ref
+    symbols = graph.symbol_map
+    holdings = Holdings.build(graph, kinds, {eq.lhs_symbol_id: roles_of(eq, symbols) for eq in graph.equations})
+    for hp in holdings.problems:
+        problems.append(
+            Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal)
+        )
+    return holdings
+
+
+def _answer_stage(
+    graph: BindingGraph, vocab: UnitVocabulary, holdings: Holdings, solution: Solution, root: Refusal | None
+) -> tuple[dict[str, Answer | Refusal], list[TraceStep]]:
+    """Every unknown's answer (``root`` instead, when the graph is not sound) and the answer steps of the trace."""
+    answers: dict[str, Answer | Refusal] = {}
+    trace: list[TraceStep] = []
+    readings: dict[tuple[object, ...], Reading | Refusal] = {}  # unknowns asking the same thing read it once
+    steps: dict[tuple[object, ...], TraceStep] = {}
+    for unknown in graph.unknowns:
+        binding = graph.symbol(unknown.symbol_id)
+        key = (binding.entity, binding.unit, unknown.expected_unit, str(unknown.state_index), unknown.question_form)
+        if key not in readings:
+            readings[key] = read_unknown(graph, unknown, vocab, holdings, solution)
+        reading = readings[key]
+        if root is not None or isinstance(reading, Refusal):
+            answers[unknown.symbol_id] = root if root is not None else reading  # type: ignore[assignment]
+            continue
+        answers[unknown.symbol_id] = Answer(
+            rational(reading.value), reading.unit, reading.question_form, reading.state_index
+        )
+        if key not in steps:
+            steps[key] = _answer_step(unknown.symbol_id, reading)
+        trace.append(dataclasses.replace(steps[key], target=unknown.symbol_id))
+    return answers, trace
 
 
 def _units_stage(graph: BindingGraph, vocab: UnitVocabulary) -> tuple[dict[str, UnitRef | None], list[Problem]]:
