@@ -29,6 +29,25 @@ def _answers(graph: BindingGraph, policy: str = "count_exact") -> list[object]:
     return list(verify(graph, policy=policy).answers.values())
 
 
+def _sam_kim(rhs: str, kind: str, deps: str, kim: int) -> BindingGraph:
+    """Canonical text: Sam holds 10 apples, Kim ``kim``; one equation on Sam; asked Sam's apples at the end."""
+    lines = [
+        "S entity_sam Sam entity entity=Sam unit=None span=t[0:3] by=t",
+        "S entity_kim Kim entity entity=Kim unit=None span=t[0:3] by=t",
+        "S q_sam_apples_t0 q quantity entity=Sam unit=apples span=t[0:3] by=t",
+        "S q_kim_apples_t0 q quantity entity=Kim unit=apples span=t[0:3] by=t",
+        "S op_000_result r quantity entity=Sam unit=apples span=t[0:3] by=t",
+        "S u u unknown entity=Sam unit=apples span=t[0:3] by=t",
+        "F q_sam_apples_t0 = 10 unit=apples span=t[0:3]",
+        f"F q_kim_apples_t0 = {kim} unit=apples span=t[0:3]",
+        f"E op_000_result := {rhs} op={kind} deps=[{deps}] literal_unit=apples unit_proof=unverified"
+        " status=pending refusal=None span=t[0:3]",
+        "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
+    ]
+    graph, _ = parse_canonical_text("\n".join(lines))
+    return graph
+
+
 @pytest.mark.parametrize(("rhs", "kind"), [("qa - 2", "add"), ("qa + 2", "subtract")])
 def test_binding_graph_whose_constant_contradicts_its_kind_is_refused(rhs: str, kind: str) -> None:
     """``qa - 2`` labelled add (or ``qa + 2`` labelled subtract) is refused, not answered 3 (or 7) dollars."""
@@ -156,20 +175,7 @@ def test_sibling_declarations_never_change_a_derived_vocabulary() -> None:
 def test_signs_that_contradict_the_kind_are_refused(rhs: str, kind: str, deps: str) -> None:
     """An add takes nothing away, a subtract adds only its state, a comparison reads its reference with sign +."""
     vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
-    lines = [
-        "S entity_sam Sam entity entity=Sam unit=None span=t[0:3] by=t",
-        "S entity_kim Kim entity entity=Kim unit=None span=t[0:3] by=t",
-        "S q_sam_apples_t0 q quantity entity=Sam unit=apples span=t[0:3] by=t",
-        "S q_kim_apples_t0 q quantity entity=Kim unit=apples span=t[0:3] by=t",
-        "S op_000_result r quantity entity=Sam unit=apples span=t[0:3] by=t",
-        "S u u unknown entity=Sam unit=apples span=t[0:3] by=t",
-        "F q_sam_apples_t0 = 10 unit=apples span=t[0:3]",
-        "F q_kim_apples_t0 = 2 unit=apples span=t[0:3]",
-        f"E op_000_result := {rhs} op={kind} deps=[{deps}] literal_unit=apples unit_proof=unverified"
-        " status=pending refusal=None span=t[0:3]",
-        "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
-    ]
-    graph, _ = parse_canonical_text("\n".join(lines))
+    graph = _sam_kim(rhs, kind, deps, 2)
     (answer,) = verify(graph, vocab).answers.values()
     assert isinstance(answer, Refusal)
     assert answer.reason == "operand_arity"
@@ -187,20 +193,7 @@ def test_derived_vocabulary_refuses_what_a_fresh_build_refuses(lemma: str) -> No
 def test_subtract_adds_only_its_own_state(rhs: str) -> None:
     """A subtract on Sam whose added operand is Kim's holding (Kim - Sam) is refused, not answered 15 or 12."""
     vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
-    lines = [
-        "S entity_sam Sam entity entity=Sam unit=None span=t[0:3] by=t",
-        "S entity_kim Kim entity entity=Kim unit=None span=t[0:3] by=t",
-        "S q_sam_apples_t0 q quantity entity=Sam unit=apples span=t[0:3] by=t",
-        "S q_kim_apples_t0 q quantity entity=Kim unit=apples span=t[0:3] by=t",
-        "S op_000_result r quantity entity=Sam unit=apples span=t[0:3] by=t",
-        "S u u unknown entity=Sam unit=apples span=t[0:3] by=t",
-        "F q_sam_apples_t0 = 10 unit=apples span=t[0:3]",
-        "F q_kim_apples_t0 = 25 unit=apples span=t[0:3]",
-        f"E op_000_result := {rhs} op=subtract deps=[q_kim_apples_t0,q_sam_apples_t0] literal_unit=apples"
-        " unit_proof=unverified status=pending refusal=None span=t[0:3]",
-        "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
-    ]
-    graph, _ = parse_canonical_text("\n".join(lines))
+    graph = _sam_kim(rhs, "subtract", "q_kim_apples_t0,q_sam_apples_t0", 25)
     (answer,) = verify(graph, vocab).answers.values()
     assert isinstance(answer, Refusal)
     assert answer.reason == "operand_arity"
