@@ -274,6 +274,21 @@ class UnitVocabulary:
                 ref = self._by_lemma.get(lemma)
                 if ref is None or ref.dimension != DimensionVector.from_axes({"count": 1}):
                     raise UnitRefusal("malformed_input", "maps onto a lemma that is not a count kind", lemma, path)
+                if ref.scale != 1:
+                    raise UnitRefusal(
+                        "malformed_input",
+                        f"maps onto a fixed multiple ({ref.scale} of its kind), not a kind; map onto the kind itself",
+                        lemma,
+                        path,
+                    )
+            elif lemma in self._by_surface or lemma in self._non_units:
+                target = self._by_surface[lemma].lemma if lemma in self._by_surface else self._non_units[lemma]
+                raise UnitRefusal(
+                    "malformed_input",
+                    f"is a lexicon surface (of {target!r}), not a new lemma; map onto the lemma {target!r}",
+                    lemma,
+                    path,
+                )
             elif lemma not in table:
                 table[lemma] = Conversion(
                     lemma=lemma, base_dimension=lemma, axis="count", source=f"declared count noun {surface!r}"

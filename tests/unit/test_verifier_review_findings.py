@@ -130,25 +130,39 @@ def test_unknown_whose_unit_and_expected_unit_disagree_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("nouns", "held", "asked"),
+    "nouns",
     [
-        ({"mugs": "cups"}, "mugs", "cups"),
-        ({"zorbs": "dozens"}, "zorbs", "items"),
-        ({"bucks": "dollars"}, "bucks", "cents"),
+        {"mugs": "cups"},  # a lexicon surface (of cup), which pint would also read as a plural
+        {"zorbs": "dozens"},
+        {"bucks": "dollars"},
+        {"kids": "children"},  # a surface of child: map onto the lemma 'child' instead
+        {"apples": "items"},
+        {"eggs": "dozen"},  # a fixed multiple of item (12), not a kind
+        {"socks": "pair"},
     ],
 )
-def test_declared_lemma_that_looks_like_a_plural_is_its_own_kind(nouns: dict[str, str], held: str, asked: str) -> None:
-    """A new lemma such as 'cups' is a count kind of its own, never pint's plural of an existing unit."""
-    vocab = default_vocabulary().with_count_nouns(nouns)
+def test_declaration_onto_a_surface_or_a_multiple_is_refused(nouns: dict[str, str]) -> None:
+    """A count noun maps onto a new lemma or an existing count kind, never a lexicon surface or a fixed multiple."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_count_nouns(nouns)
+    assert info.value.reason == "malformed_input"
+
+
+def test_declaration_onto_a_count_kind_merges_exactly() -> None:
+    """Kids declared as 'child' are children: 3 kids and 2 children total 5 children."""
+    vocab = default_vocabulary().with_count_nouns({"kids": "child"})
     data = {
-        "entities": ["Ana"],
-        "initial_state": [{"entity": "Ana", "quantity": {"unit": held, "value": 2}}],
+        "entities": ["Ana", "Bob"],
+        "initial_state": [
+            {"entity": "Ana", "quantity": {"unit": "kids", "value": 3}},
+            {"entity": "Bob", "quantity": {"unit": "children", "value": 2}},
+        ],
         "operations": [],
-        "unknown": {"entity": "Ana", "unit": asked},
+        "unknown": {"entity": None, "unit": "children"},
     }
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
-    assert isinstance(answer, Refusal)
-    assert answer.reason == "state_unset"
+    assert not isinstance(answer, Refusal)
+    assert answer.value == 5
 
 
 def test_sibling_declarations_never_change_a_derived_vocabulary() -> None:
