@@ -7,6 +7,7 @@ stays fast.  Every rule here comes from SPEC §3 and the seed ADR-0134.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 import threading
@@ -19,7 +20,7 @@ from typing import Final
 import pint
 
 from units._numbers import parse_exact
-from units._pint import apply_calendar_convention, build_registry, definition_line
+from units._pint import apply_calendar_convention, build_registry, define_base_unit
 from units.dimension import BASE_DIMENSIONS, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
@@ -337,7 +338,7 @@ class UnitVocabulary:
                 if conv.base_dimension is None or lemma in self._by_lemma:
                     continue
                 if lemma not in base._defined:  # an exact name: pint's `in` would also accept a plural
-                    base._registry.define(definition_line(conv))
+                    define_base_unit(base._registry, lemma, conv.base_dimension)
                     base._defined.add(lemma)
                 out._axis[f"[{conv.base_dimension}]"] = conv.axis or ""
             notes: dict[str, tuple[str, ...]] = {}
@@ -347,13 +348,15 @@ class UnitVocabulary:
             for lemma in dict.fromkeys(added.values()):
                 if lemma not in self._by_lemma or lemma in notes:
                     out._by_lemma[lemma] = out._ref(lemma, lemma, notes.get(lemma, ()))
-            for surface, lemma in added.items():
-                out._by_surface[surface] = out._ref(surface, lemma, (f"count_noun:{surface}={lemma}",))
             if base is not self:  # the base's units were resolved against another registry: take the shared ones
                 for table, shared in ((out._by_lemma, base._by_lemma), (out._by_surface, base._by_surface)):
                     for name, ref in table.items():
                         if ref.unit._REGISTRY is not base._registry and name in shared:
                             table[name] = shared[name]
+        for surface, lemma in added.items():  # a declared surface is its lemma's unit, under its own name
+            out._by_surface[surface] = dataclasses.replace(
+                out._by_lemma[lemma], surface=surface, declarations=(f"count_noun:{surface}={lemma}",)
+            )
         return out
 
     def _noun_base_vocabulary(self) -> UnitVocabulary:
