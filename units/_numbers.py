@@ -103,6 +103,16 @@ def _keep_int(text: str) -> object:
     return int(text)
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object, refused when a key repeats (the last one would silently win)."""
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise UnitRefusal("malformed_input", "a JSON object repeats this key; which value is meant is unknown", key)
+        out[key] = value
+    return out
+
+
 def loads_exact(text: str) -> object:
     """Parse JSON text with numbers kept exact.
 
@@ -111,11 +121,18 @@ def loads_exact(text: str) -> object:
     :func:`parse_exact` to read or refuse.  ``NaN``/``Infinity`` are refused.
 
     Raises:
-        UnitRefusal: ``malformed_input`` for invalid JSON or NaN/Infinity;
+        UnitRefusal: ``malformed_input`` for invalid JSON, NaN/Infinity, or an object that
+            repeats a key (``{"unit": "feet", "unit": "inches"}``: no last-one-wins, SPEC §8);
             ``input_too_large`` for over-long integers.
     """
     try:
-        return json.loads(text, parse_float=JsonNumber, parse_int=_keep_int, parse_constant=_reject_constant)
+        return json.loads(
+            text,
+            parse_float=JsonNumber,
+            parse_int=_keep_int,
+            parse_constant=_reject_constant,
+            object_pairs_hook=_unique_keys,
+        )
     except json.JSONDecodeError as exc:
         raise UnitRefusal(
             "malformed_input", f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", text[:40]

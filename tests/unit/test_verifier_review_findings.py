@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text
+from adapters import bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text, read_json
 from units import UnitRefusal, default_vocabulary
 from verifier import BindingGraph, Refusal, verify
 
@@ -211,3 +211,19 @@ def test_subtract_adds_only_its_own_state(rhs: str) -> None:
     (answer,) = verify(graph, vocab).answers.values()
     assert isinstance(answer, Refusal)
     assert answer.reason == "operand_arity"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"unit": "feet", "value": 5, "unit": "inches"}',
+        '{"entities": ["A"], "entities": ["B"], "initial_state": [], "operations": [], "unknown": {"unit": "feet"}}',
+        '[{"a": 1}, {"b": {"c": 1, "c": 2}}]',
+    ],
+)
+def test_json_with_a_repeated_key_is_refused(text: str) -> None:
+    """Every JSON reader refuses an object that repeats a key, naming it (no silent last-one-wins)."""
+    with pytest.raises(UnitRefusal) as info:
+        read_json(text)
+    assert info.value.reason == "malformed_input"
+    assert "repeats" in info.value.detail
