@@ -17,7 +17,9 @@ most :data:`MAX_DIGITS` digits, so no input can make the arithmetic hang.
 from __future__ import annotations
 
 import json
+import math
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
@@ -52,13 +54,16 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
     """
     if isinstance(value, Fraction):
         return value
-    if isinstance(value, (bool, float)):
-        raise UnitRefusal(
-            "malformed_input",
-            f"a {type(value).__name__} is not an exact number; write it as a decimal or fraction string",
-            value,
-            path,
-        )
+    if isinstance(value, bool):
+        raise UnitRefusal("malformed_input", "a bool is not a number", value, path)
+    if isinstance(value, float):
+        return _from_float(value, path)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise UnitRefusal("malformed_input", "NaN and infinities are not exact numbers", value, path)
+        return parse_exact(format(value, "f"), path=path)
+    if type(value).__module__.startswith("sympy"):
+        return _from_sympy(value, path)
     if isinstance(value, int):
         if value.bit_length() > MAX_DIGITS * 4:
             raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", "<int>", path)
@@ -84,6 +89,40 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
         return sign * Fraction(int(match["num"]), den)
     frac = match["frac"] or ""
     return sign * Fraction(int(match["int"] + frac), 10 ** len(frac))
+
+
+MAX_FLOAT_DIGITS: Final[int] = 15
+"""A float is read as the decimal of its shortest repr when that has at most this many significant digits (SPEC §4)."""
+
+
+def _from_float(value: float, path: str) -> Fraction:
+    """The decimal a float was written as (``0.5``, ``146.0``, ``0.1``), or a refusal when its repr is not short."""
+    if not math.isfinite(value):
+        raise UnitRefusal("malformed_input", "NaN and infinities are not exact numbers", value, path)
+    decimal = Decimal(repr(value))
+    shape = decimal.normalize().as_tuple()  # leading and trailing zeros are not significant
+    significant = len(shape.digits)
+    exponent = shape.exponent
+    if isinstance(exponent, int) and abs(exponent) > MAX_DIGITS:
+        raise UnitRefusal("input_too_large", f"a float beyond {MAX_DIGITS} decimal places or digits", value, path)
+    if significant > MAX_FLOAT_DIGITS:
+        raise UnitRefusal(
+            "malformed_input",
+            f"a float needing more than {MAX_FLOAT_DIGITS} significant digits is not the decimal it was meant to be;"
+            " pass a string ('0.3') or a Fraction",
+            value,
+            path,
+        )
+    return Fraction(decimal)
+
+
+def _from_sympy(value: object, path: str) -> Fraction:
+    """A sympy ``Rational`` (or ``Integer``) exactly; a sympy ``Float`` or anything else is refused."""
+    if getattr(value, "is_Rational", False) is True and not getattr(value, "is_Float", False):
+        return parse_exact(Fraction(int(value.p), int(value.q)), path=path)  # type: ignore[attr-defined]
+    raise UnitRefusal(
+        "malformed_input", f"a sympy {type(value).__name__} is not an exact rational", type(value).__name__, path
+    )
 
 
 def format_exact(value: Fraction) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
+from units._numbers import parse_exact
 
 _VOCAB = default_vocabulary()
 UNIT_SURFACES = tuple(s for s, e in _VOCAB.lexicon.surfaces() if e.role not in ("dimension_name", "connector"))
@@ -229,3 +231,17 @@ def test_from_axes_refuses_unknown_axis() -> None:
         DimensionVector.from_axes({"angle": 1})
     assert info.value.reason == "malformed_input"
     assert BASE_DIMENSIONS == ("length", "time", "mass", "money", "count", "temperature")
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, places=None).filter(lambda d: d.is_finite()))
+def test_short_decimals_survive_float_exactly(value: Decimal) -> None:
+    """Every decimal of at most 15 significant digits, passed as a float, is read as exactly that decimal (SPEC §4)."""
+    short = Decimal(f"{value:.15g}")
+    if abs(short.adjusted()) > 30:
+        return
+    assert parse_exact(float(short)) == Fraction(short)
+
+
+def test_point_one_plus_point_two_is_three_tenths() -> None:
+    """0.1 and 0.2 read as floats add to exactly 3/10, never 0.30000000000000004."""
+    assert parse_exact(0.1) + parse_exact(0.2) == Fraction(3, 10)

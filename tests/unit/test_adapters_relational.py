@@ -255,7 +255,7 @@ MALFORMED = [
     ),
     (
         "float value",
-        [{"kind": "fact", "entity": "ann", "value": 1.5}],
+        [{"kind": "fact", "entity": "ann", "value": 0.1 + 0.2}],
         "malformed_input",
         "relations[0].value",
     ),

@@ -165,8 +165,8 @@ def test_registry_magnitudes_come_back_as_fraction(vocab: UnitVocabulary, lemma:
 @pytest.mark.parametrize(
     "value",
     [
-        0.5,
-        1.0,
+        0.30000000000000004,  # a float whose repr is not the short decimal it was meant to be (SPEC §4)
+        1 / 3,
         True,
         False,
         float("nan"),
@@ -190,12 +190,12 @@ def test_registry_magnitudes_come_back_as_fraction(vocab: UnitVocabulary, lemma:
         None,
         [1],
         complex(1, 0),
-        Decimal("1.5"),
+        Decimal("NaN"),
     ],
     ids=repr,
 )
 def test_parse_exact_refuses_inexact_and_malformed(value: object) -> None:
-    """parse_exact refuses floats, bools, nan/inf, exponents and anything outside its small grammar."""
+    """parse_exact refuses long floats, bools, nan/inf, exponents and anything outside its small grammar."""
     assert refusal(parse_exact, value).reason == "malformed_input"
 
 
@@ -214,10 +214,21 @@ def test_parse_exact_reads_exact_values(text: object, expected: Fraction) -> Non
     assert parse_exact(text) == expected
 
 
-def test_convert_refuses_a_float_magnitude(vocab: UnitVocabulary) -> None:
-    """A float magnitude never enters a conversion, even when its value looks exact."""
-    assert refusal(vocab.convert, 2.0, "feet", "inches").reason == "malformed_input"
-    assert refusal(vocab.convert, 20.0, "Celsius", "Fahrenheit").reason == "malformed_input"
+def test_convert_reads_a_float_as_its_decimal(vocab: UnitVocabulary) -> None:
+    """A float magnitude is the decimal it was written as (SPEC §4), converted exactly; a long float is refused."""
+    assert vocab.convert(2.5, "feet", "inches") == 30
+    assert vocab.convert(20.0, "Celsius", "Fahrenheit") == 68
+    assert refusal(vocab.convert, 0.1 + 0.2, "feet", "inches").reason == "malformed_input"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(0.5, Fraction(1, 2)), (146.0, Fraction(146)), (0.1, Fraction(1, 10)), (Decimal("1.50"), Fraction(3, 2))],
+    ids=repr,
+)
+def test_parse_exact_reads_short_floats_and_decimals_exactly(value: object, expected: Fraction) -> None:
+    """A float with a short repr and a finite Decimal are read as the exact decimal they show."""
+    assert parse_exact(value) == expected
 
 
 def test_exact_factors_are_not_their_float_neighbours(vocab: UnitVocabulary) -> None:
