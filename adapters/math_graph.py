@@ -717,9 +717,9 @@ class _Binder:
             verdict = check_equation(eq, symbols_map, self.vocab)
             verdicts[eq.lhs_symbol_id] = verdict
             if verdict.refusal is None:
-                stamped.append(_restamp(eq, "admitted", verdict.unit_proof, None))
+                stamped.append(eq.stamped("admitted", verdict.unit_proof, None))
             else:
-                stamped.append(_restamp(eq, "refused", UNVERIFIED_PROOF, verdict.refusal.reason))
+                stamped.append(eq.stamped("refused", UNVERIFIED_PROOF, verdict.refusal.reason))
         unknown = self.graph.unknown
         scope = self.slugs[unknown.entity] if unknown.entity is not None else "total"
         uid = f"unknown_{scope}_{slug(unknown.unit)}"
@@ -748,10 +748,6 @@ class _Binder:
     def add_symbol_index(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> int:
         self.add_symbol(symbol_id, label, role, entity, unit)
         return len(self.symbols) - 1
-
-
-def _restamp(eq: BoundEquation, status: str, proof: str, reason: str | None) -> BoundEquation:
-    return dataclasses.replace(eq, unit_proof=proof, admissibility_status=status, refusal_reason=reason)
 
 
 def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) -> BindingGraph:

@@ -305,6 +305,19 @@ class BoundFact:
         )
 
 
+def _check_stamp(status: object, proof: object, reason: object, where: str) -> None:
+    """An equation's admissibility stamp: a known status, a proof only when admitted, a reason only when refused."""
+    _text(proof, f"{where}.unit_proof")
+    if not isinstance(status, str) or status not in ADMISSIBILITY_STATUSES:
+        raise _fail(f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status")
+    if status == "refused":
+        _text(reason, f"{where}.refusal_reason")
+    elif reason is not None:
+        raise _fail("refusal_reason is only set when the status is 'refused'", f"{where}.refusal_reason")
+    if status != "admitted" and proof != UNVERIFIED_PROOF:
+        raise _fail(f"a {status} equation's unit_proof is {UNVERIFIED_PROOF!r}", f"{where}.unit_proof")
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BoundEquation:
     """A derived relation ``lhs_symbol_id := rhs``.
@@ -406,19 +419,7 @@ class BoundEquation:
         if not isinstance(self.source_span, SourceSpanLink):
             raise _fail("source_span must be a SourceSpanLink", f"{where}.source_span")
         _text(self.literal_unit, f"{where}.literal_unit", optional=True)
-        _text(self.unit_proof, f"{where}.unit_proof")
-        if not isinstance(self.admissibility_status, str) or self.admissibility_status not in ADMISSIBILITY_STATUSES:
-            raise _fail(
-                f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status"
-            )
-        if self.admissibility_status == "refused":
-            _text(self.refusal_reason, f"{where}.refusal_reason")
-        elif self.refusal_reason is not None:
-            raise _fail("refusal_reason is only set when the status is 'refused'", f"{where}.refusal_reason")
-        if self.admissibility_status != "admitted" and self.unit_proof != UNVERIFIED_PROOF:
-            raise _fail(
-                f"a {self.admissibility_status} equation's unit_proof is {UNVERIFIED_PROOF!r}", f"{where}.unit_proof"
-            )
+        _check_stamp(self.admissibility_status, self.unit_proof, self.refusal_reason, where)
         self._check_roles(where)
         if self.operation is not None:
             _int(self.operation, f"{where}.operation")
@@ -444,6 +445,25 @@ class BoundEquation:
                     f"role of {dep} must be one of {sorted(OPERAND_ROLES)}, found {role!r:.40}",
                     f"{where}.operand_roles",
                 )
+
+    def stamped(self, status: str, unit_proof: str, refusal_reason: str | None) -> BoundEquation:
+        """This equation with its admissibility stamp replaced (``admitted``/``pending``/``refused``).
+
+        Only the three stamp fields are checked (by the rules of the class docstring);
+        every other field was validated when this equation was built and is shared, so
+        an adapter that stamps what it built validates each equation once.
+
+        Raises:
+            BindingGraphError: ``malformed_input`` for a stamp the class refuses.
+        """
+        _check_stamp(status, unit_proof, refusal_reason, f"equations[{self.lhs_symbol_id}]")
+        new = object.__new__(BoundEquation)
+        for name in self.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "admissibility_status", status)
+        object.__setattr__(new, "unit_proof", unit_proof)
+        object.__setattr__(new, "refusal_reason", refusal_reason)
+        return new
 
     def roles_text(self) -> str:
         """``a:state,b:scalar`` (the canonical ``roles=[...]`` token's content)."""
