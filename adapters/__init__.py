@@ -3,6 +3,7 @@
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import (
+    FRACTION_REFERENTS,
     Comparison,
     FractionPortion,
     InitialPossession,
@@ -19,6 +20,7 @@ from adapters.relational import bind_relations
 from units._numbers import loads_exact as read_json
 
 __all__ = [
+    "FRACTION_REFERENTS",
     "Comparison",
     "FractionPortion",
     "InitialPossession",

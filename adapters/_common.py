@@ -11,7 +11,7 @@ from typing import Final
 
 from adapters.errors import MathGraphError
 from units._numbers import format_exact, parse_exact
-from units.errors import UnitRefusal
+from units.errors import UnitRefusal, clip
 from verifier.model import BoundEquation, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
 
@@ -44,7 +44,7 @@ def name(value: object, path: str) -> str:
         MathGraphError: ``malformed_input`` or ``input_too_large``.
     """
     if not isinstance(value, str) or not value or value != value.strip():
-        raise MathGraphError("malformed_input", f"expected a non-empty trimmed string, found {value!r:.60}", path)
+        raise MathGraphError("malformed_input", f"expected a non-empty trimmed string, found {clip(value)}", path)
     if len(value) > MAX_NAME_CHARS:
         raise MathGraphError("input_too_large", f"longer than {MAX_NAME_CHARS} characters", path)
     if any(ch in value for ch in "\n\r\t\x00"):

@@ -38,6 +38,7 @@ from adapters._common import exact, fields, json_number, name, slug, span
 from adapters.errors import MathGraphError
 from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
+from units.errors import clip
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier._expr import rational, symbol
 from verifier.admissibility import remember_verdicts
@@ -116,9 +117,20 @@ class PartitionChunk:
         return {"result_unit": self.result_unit, "unit": self.unit, "value": json_number(self.value)}
 
 
+FRACTION_REFERENTS: Final[tuple[str, ...]] = ("that", "it", "them", "rest", "the_rest")
+"""The closed set of a ``fraction_portion``'s referents (upstream's reader; SPEC §5).
+
+Each names the same thing: the actor's current holding of the count kind its latest
+``unit_partition`` made.  Anything else, a unit name included, is ``malformed_input``."""
+
+
 @dataclass(frozen=True, slots=True)
 class FractionPortion:
-    """``numerator/denominator`` of the count ``referent`` made by the actor's latest unit_partition is used up."""
+    """``numerator/denominator`` of the actor's current holding of the count its latest unit_partition made is used up.
+
+    ``referent`` is one of :data:`FRACTION_REFERENTS` (checked by :func:`graph_from_dict`
+    and :class:`MathProblemGraph`); the portion used up must be a whole number.
+    """
 
     numerator: Fraction
     denominator: Fraction
@@ -266,7 +278,7 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
     if op.kind not in _OPERAND_TYPE:
         raise MathGraphError(
             "malformed_input",
-            f"unknown operation kind {op.kind!r:.40}; expected one of {list(OPERATION_KINDS)}",
+            f"unknown operation kind {clip(op.kind)}; expected one of {list(OPERATION_KINDS)}",
             f"{path}.kind",
         )
     if op.actor not in known:
@@ -293,7 +305,7 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
         if operand.direction not in allowed:
             raise MathGraphError(
                 "malformed_input",
-                f"{op.kind} direction must be one of {allowed}, found {operand.direction!r:.20}",
+                f"{op.kind} direction must be one of {allowed}, found {clip(operand.direction)}",
                 f"{path}.operand.direction",
             )
         if operand.reference_actor not in known:
@@ -317,6 +329,12 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
         raise MathGraphError("malformed_input", "a rate must be positive", f"{path}.operand.value")
     if isinstance(operand, PartitionChunk) and operand.value <= 0:
         raise MathGraphError("malformed_input", "a chunk must be positive", f"{path}.operand.value")
+    if isinstance(operand, FractionPortion) and operand.referent not in FRACTION_REFERENTS:
+        raise MathGraphError(
+            "malformed_input",
+            f"a fraction portion's referent is one of {list(FRACTION_REFERENTS)}, found {clip(operand.referent)}",
+            f"{path}.operand.referent",
+        )
     if isinstance(operand, FractionPortion) and not (
         0 <= operand.numerator <= operand.denominator and operand.denominator > 0
     ):
@@ -371,7 +389,7 @@ def _operand(kind: str, data: object, path: str) -> Operand:
         )
     raise MathGraphError(
         "malformed_input",
-        f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}",
+        f"unknown operation kind {clip(kind)}; expected one of {list(OPERATION_KINDS)}",
         path.rsplit(".", 1)[0] + ".kind",
     )
 
@@ -413,7 +431,7 @@ def graph_from_dict(data: object) -> MathProblemGraph:
         if not isinstance(kind, str) or kind not in _OPERAND_TYPE:
             raise MathGraphError(
                 "malformed_input",
-                f"unknown operation kind {kind!r:.40}; expected one of {list(OPERATION_KINDS)}",
+                f"unknown operation kind {clip(kind)}; expected one of {list(OPERATION_KINDS)}",
                 f"{path}.kind",
             )
         target = op.get("target")
@@ -653,10 +671,12 @@ class _Binder:
             self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
             return
         assert isinstance(operand, FractionPortion)
-        latest = self.partitions.get(op.actor)
-        if latest is None or latest[0] != self.kind(operand.referent):
+        latest = self.partitions.get(op.actor)  # every referent names it (upstream's solver: SPEC §5)
+        if latest is None:
             raise MathGraphError(
-                "ambiguous_reference", f"{op.actor} has no {operand.referent} count made by a unit_partition", where
+                "ambiguous_reference",
+                f"{op.actor} made no unit_partition, so {operand.referent!r} refers to nothing",
+                where,
             )
         state = self.state[(op.actor, latest[0])]
         keep = 1 - operand.numerator / operand.denominator

@@ -33,6 +33,7 @@ from adapters.errors import MathGraphError
 from adapters.math_graph import bind_math_problem_graph, graph_from_dict
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units.errors import clip
 from verifier import BindingGraph, BoundEquation, SymbolBinding
 from verifier._expr import symbol
 from verifier.admissibility import ADDITIVE_KINDS
@@ -146,7 +147,7 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
         record = inner
     if kind not in FORMATS or kind == "equation":
         raise MathGraphError(
-            "malformed_input", f"cannot verify format {kind!r:.30}; use one of {list(FORMATS[:4])}", "format"
+            "malformed_input", f"cannot verify format {clip(kind)}; use one of {list(FORMATS[:4])}", "format"
         )
     case_id = str(record.get("id", "")) if isinstance(record, dict) else ""
     voc = vocabulary_for(record, vocab)
@@ -183,7 +184,7 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
         policy = record["policy"]
         if policy not in ("count_exact", "integer"):
             raise MathGraphError(
-                "malformed_input", f"policy must be 'count_exact' or 'integer', found {policy!r:.30}", "policy"
+                "malformed_input", f"policy must be 'count_exact' or 'integer', found {clip(policy)}", "policy"
             )
     return BoundRecord(case_id, kind, graph, str(policy), voc, recorded)
 

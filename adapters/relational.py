@@ -26,6 +26,7 @@ else:
 from adapters._common import exact, fields, name, slug, span
 from adapters.errors import MathGraphError
 from units._numbers import format_exact
+from units.errors import clip
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding
 from verifier._expr import rational, symbol
 from verifier.errors import BindingGraphError
@@ -87,7 +88,7 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
             kind = rel.get("kind") if isinstance(rel, dict) else type(rel).__name__
             raise MathGraphError(
                 "malformed_input",
-                f"unknown relation kind {kind!r:.40}; expected one of {list(RELATION_KINDS)}",
+                f"unknown relation kind {clip(kind)}; expected one of {list(RELATION_KINDS)}",
                 f"{path}.kind",
             )
         required, optional = _FIELDS[str(rel["kind"])]

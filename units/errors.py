@@ -48,7 +48,7 @@ class UnitRefusal(ValueError):
     def explain(self) -> str:
         """The message without its reason: ``'feets' at facts[2].unit: not in en_units_v1``."""
         where = f" at {self.path}" if self.path else ""
-        return f"{_clip(self.subject)}{where}: {self.detail}"
+        return f"{clip(self.subject)}{where}: {self.detail}"
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.explain()}"
@@ -98,10 +98,22 @@ class LexiconError(UnitRefusal):
         self.errors = errors
 
 
-def _clip(subject: object, limit: int = 80) -> str:
-    """``repr`` of a subject, clipped so a huge input never floods a message (and never raises)."""
+def clip(value: object, limit: int = 80) -> str:
+    """``repr`` of an input value for a message, clipped to about ``limit`` characters; never raises.
+
+    A value whose ``repr`` is longer is cut and followed by its length
+    (``'aaaa...' (10000000 chars)``); a huge string is sliced before ``repr`` so it is
+    never copied whole; an int too long to print (Python's 4,300-digit limit) is shown
+    by its digit count; a value whose ``repr`` fails (deep nesting, a broken
+    ``__repr__``) is shown by its type.  Every message quoting input goes through here,
+    so a refusal's text is small and formatting it cannot hide the refusal.
+    """
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[: limit - 3]!r}... ({len(value)} chars)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<int of about {int(value.bit_length() * 0.30103) + 1} digits>"
     try:
-        text = repr(subject)
+        text = repr(value)
     except Exception:  # a message must never crash and hide the refusal
-        text = f"<{type(subject).__name__}>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} chars)"

@@ -29,6 +29,7 @@ else:
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import DIMENSIONLESS
+from units.errors import clip
 from units.vocabulary import check_commensurable
 from verifier._expr import symbol
 from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding
@@ -253,7 +254,7 @@ def _binding(table: Mapping[str, SymbolBinding], symbol_id: str) -> SymbolBindin
     if binding is not None and (not isinstance(binding, SymbolBinding) or binding.symbol_id != symbol_id):
         raise _Refuse(
             "malformed_input",
-            f"symbols[{symbol_id!r}] must be the SymbolBinding of {symbol_id!r}, found {binding!r:.60}",
+            f"symbols[{symbol_id!r}] must be the SymbolBinding of {symbol_id!r}, found {clip(binding)}",
         )
     return binding
 

@@ -27,7 +27,7 @@ else:
     from verifier._lazy import sympy
 
 from units._numbers import parse_exact
-from units.errors import UnitRefusal
+from units.errors import UnitRefusal, clip
 from verifier._expr import check_expression, free_names, is_identifier, parse_expression, print_expression
 from verifier.errors import BindingGraphError
 
@@ -86,7 +86,7 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
     if value is None and optional:
         return
     if not isinstance(value, str) or not value:
-        raise _fail(f"expected a non-empty string, found {value!r:.60}", path)
+        raise _fail(f"expected a non-empty string, found {clip(value)}", path)
     problem = (
         _text_problem(value)
         if len(value) <= MAX_TEXT_CHARS
@@ -105,11 +105,11 @@ def _magnitude(text: str) -> Fraction:
 def _text_problem(value: str) -> tuple[str, str] | None:
     """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (memoized: names repeat)."""
     if _CONTROL.search(value) or value != value.strip():
-        return ("malformed_input", f"must be one trimmed line of text: {value!r:.60}")
+        return ("malformed_input", f"must be one trimmed line of text: {clip(value)}")
     if value == "None" or _FIELD_TOKEN.search(value):
         return (
             "malformed_input",
-            f"{value!r:.60} would be misread in the canonical line format ('None' or a ' key=' token)",
+            f"{clip(value)} would be misread in the canonical line format ('None' or a ' key=' token)",
         )
     return None
 
@@ -119,7 +119,7 @@ _CONTROL: Final = re.compile(r"[\n\r\t\x00]")
 
 def _ident(value: object, path: str) -> None:
     if not is_identifier(value):
-        raise _fail(f"expected an identifier ([A-Za-z_][A-Za-z0-9_]*), found {value!r:.60}", path)
+        raise _fail(f"expected an identifier ([A-Za-z_][A-Za-z0-9_]*), found {clip(value)}", path)
 
 
 def _int(value: object, path: str) -> None:
@@ -204,7 +204,7 @@ class SymbolBinding:
         _text(self.name, f"symbols[{self.symbol_id}].name")
         if not isinstance(self.semantic_role, str) or self.semantic_role not in SEMANTIC_ROLES:
             raise _fail(
-                f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {self.semantic_role!r:.40}",
+                f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {clip(self.semantic_role)}",
                 f"symbols[{self.symbol_id}].semantic_role",
             )
         if not isinstance(self.source_span, SourceSpanLink):
@@ -309,7 +309,9 @@ def _check_stamp(status: object, proof: object, reason: object, where: str) -> N
     """An equation's admissibility stamp: a known status, a proof only when admitted, a reason only when refused."""
     _text(proof, f"{where}.unit_proof")
     if not isinstance(status, str) or status not in ADMISSIBILITY_STATUSES:
-        raise _fail(f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status")
+        raise _fail(
+            f"admissibility_status must be one of {sorted(ADMISSIBILITY_STATUSES)}", f"{where}.admissibility_status"
+        )
     if status == "refused":
         _text(reason, f"{where}.refusal_reason")
     elif reason is not None:
@@ -437,12 +439,12 @@ class BoundEquation:
         ids = [dep for dep, _ in roles]
         if ids != sorted(set(ids)) or set(ids) != self.dependencies:
             raise _fail(
-                f"operand_roles must name each dependency once, sorted; found {ids!r:.80}", f"{where}.operand_roles"
+                f"operand_roles must name each dependency once, sorted; found {clip(ids)}", f"{where}.operand_roles"
             )
         for dep, role in roles:
             if role not in OPERAND_ROLES:
                 raise _fail(
-                    f"role of {dep} must be one of {sorted(OPERAND_ROLES)}, found {role!r:.40}",
+                    f"role of {dep} must be one of {sorted(OPERAND_ROLES)}, found {clip(role)}",
                     f"{where}.operand_roles",
                 )
 
@@ -508,7 +510,7 @@ class BoundEquation:
         rhs = parse_expression(obj["rhs_canonical"], path=f"{path}.rhs_canonical")
         deps = obj.get("dependencies")
         if deps is not None and (not isinstance(deps, list) or sorted(free_names(rhs)) != deps):
-            raise _fail(f"dependencies {deps!r:.80} differ from the symbols of rhs_canonical", f"{path}.dependencies")
+            raise _fail(f"dependencies {clip(deps)} differ from the symbols of rhs_canonical", f"{path}.dependencies")
         return _build(
             cls.create,
             path,
@@ -572,7 +574,7 @@ def parse_state_index(value: object, path: str = "state_index") -> StateIndex:
         index = value["operation_index"]
         _int(index, path)
         return OperationIndex(index)
-    raise _fail(f"state index must be 'initial', 'terminal' or 'op(i)', found {value!r:.40}", path)
+    raise _fail(f"state index must be 'initial', 'terminal' or 'op(i)', found {clip(value)}", path)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -605,12 +607,12 @@ class BoundUnknown:
             not isinstance(self.state_index, str) or self.state_index not in STATE_INDEX_LABELS
         ):
             raise _fail(
-                f"state_index must be 'initial', 'terminal' or OperationIndex, found {self.state_index!r:.40}",
+                f"state_index must be 'initial', 'terminal' or OperationIndex, found {clip(self.state_index)}",
                 f"{where}.state_index",
             )
         if not isinstance(self.question_form, str) or self.question_form not in QUESTION_FORMS:
             raise _fail(
-                f"question_form must be one of {sorted(QUESTION_FORMS)}, found {self.question_form!r:.40}",
+                f"question_form must be one of {sorted(QUESTION_FORMS)}, found {clip(self.question_form)}",
                 f"{where}.question_form",
             )
         _text(self.expected_unit, f"{where}.expected_unit", optional=True)

@@ -24,6 +24,7 @@ else:
 
 from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
+from units.errors import clip
 from verifier._expr import evaluate, parse_expression, rational
 from verifier.admissibility import Refusal, Verdict, graph_verdicts
 from verifier.answer import Reading, certify, read_unknown
@@ -264,7 +265,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
         )
     if policy not in POLICIES:
         raise BindingGraphError(
-            "malformed_input", f"policy must be one of {sorted(POLICIES)}, found {policy!r:.40}", "policy"
+            "malformed_input", f"policy must be one of {sorted(POLICIES)}, found {clip(policy)}", "policy"
         )
     voc = vocab if vocab is not None else default_vocabulary()
     if not isinstance(voc, UnitVocabulary):

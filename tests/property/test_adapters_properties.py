@@ -16,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adapters import (
+    FRACTION_REFERENTS,
     Comparison,
     FractionPortion,
     InitialPossession,
@@ -105,7 +106,7 @@ def math_graphs(draw: st.DrawFn) -> MathProblemGraph:
             operand = FractionPortion(
                 Fraction(draw(st.integers(0, den))),
                 Fraction(den),
-                draw(st.sampled_from(["sections", "items"])),
+                draw(st.sampled_from(FRACTION_REFERENTS)),
             )
         operations.append(Operation(actor, kind, operand, target))  # type: ignore[arg-type]
     unknown = Unknown(draw(st.sampled_from([*entities, None])), draw(st.sampled_from(UNITS)))

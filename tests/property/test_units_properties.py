@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
-from units._numbers import parse_exact
+from units._numbers import MAX_DIGITS, parse_exact
 
 _VOCAB = default_vocabulary()
 UNIT_SURFACES = tuple(s for s, e in _VOCAB.lexicon.surfaces() if e.role not in ("dimension_name", "connector"))
@@ -237,7 +237,11 @@ def test_from_axes_refuses_unknown_axis() -> None:
 def test_short_decimals_survive_float_exactly(value: Decimal) -> None:
     """Every decimal of at most 15 significant digits, passed as a float, is read as exactly that decimal (SPEC §4)."""
     short = Decimal(f"{value:.15g}")
-    if abs(short.adjusted()) > 30:
+    exponent = short.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and abs(exponent) > MAX_DIGITS:  # beyond 40 decimal places: the size limit
+        with pytest.raises(UnitRefusal) as info:
+            parse_exact(float(short))
+        assert info.value.reason == "input_too_large"
         return
     assert parse_exact(float(short)) == Fraction(short)
 

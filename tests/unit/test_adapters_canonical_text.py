@@ -386,7 +386,7 @@ def _our_graphs() -> list[BindingGraph]:
             {
                 "actor": "Ann",
                 "kind": "fraction_portion",
-                "operand": {"numerator": 1, "denominator": 2, "referent": "sections"},
+                "operand": {"numerator": 1, "denominator": 2, "referent": "them"},
             },
         ],
         "unknown": {"entity": None, "unit": "apples"},

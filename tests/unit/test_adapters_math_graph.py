@@ -227,7 +227,7 @@ SCHEMA_REFUSALS = [
                 op(
                     "Sam",
                     "fraction_portion",
-                    {"numerator": 3, "denominator": 2, "referent": "sections"},
+                    {"numerator": 3, "denominator": 2, "referent": "them"},
                 )
             ]
         ),
@@ -240,7 +240,7 @@ SCHEMA_REFUSALS = [
                 op(
                     "Sam",
                     "fraction_portion",
-                    {"numerator": 0, "denominator": 0, "referent": "sections"},
+                    {"numerator": 0, "denominator": 0, "referent": "them"},
                 )
             ]
         ),
@@ -388,7 +388,7 @@ def test_round_trip_and_canonical_bytes() -> None:
             op(
                 "Sam",
                 "fraction_portion",
-                {"numerator": 1, "denominator": 2, "referent": "sections"},
+                {"numerator": 1, "denominator": 2, "referent": "them"},
             ),
             op(
                 "Kim",
@@ -707,7 +707,7 @@ TEN_KINDS = [
             op(
                 "Sam",
                 "fraction_portion",
-                {"numerator": 1, "denominator": 2, "referent": "sections"},
+                {"numerator": 1, "denominator": 2, "referent": "them"},
             ),
         ],
         ("Sam", "sections"),
@@ -763,7 +763,7 @@ def test_fraction_portion_of_all_leaves_zero(nouns: UnitVocabulary) -> None:
         {
             "actor": "Sam",
             "kind": "fraction_portion",
-            "operand": {"numerator": 4, "denominator": 4, "referent": "sections"},
+            "operand": {"numerator": 4, "denominator": 4, "referent": "them"},
         },
     ]
     data = {
@@ -780,7 +780,7 @@ def test_fraction_portion_keeps_the_rest(nouns: UnitVocabulary) -> None:
     """Using up 3/4 of 8 sections leaves exactly 2."""
     ops = [
         op("Sam", "unit_partition", {"value": 5, "unit": "feet", "result_unit": "sections"}),
-        op("Sam", "fraction_portion", {"numerator": 3, "denominator": 4, "referent": "sections"}),
+        op("Sam", "fraction_portion", {"numerator": 3, "denominator": 4, "referent": "them"}),
     ]
     _, result = bound_answer(graph([("Sam", 40, "feet")], ops, ("Sam", "sections")), nouns)
     assert result.value == 2
@@ -901,7 +901,7 @@ def test_binding_is_deterministic(nouns: UnitVocabulary) -> None:
             op(
                 "Sam",
                 "fraction_portion",
-                {"numerator": 1, "denominator": 4, "referent": "sections"},
+                {"numerator": 1, "denominator": 4, "referent": "them"},
             ),
         ],
         (None, "apples"),

@@ -875,14 +875,14 @@ BINDING_REFUSALS = [
     (
         "ambiguous_reference",
         [("Sam", 3, "apples")],
-        [op("Sam", "fraction_portion", {"numerator": 1, "denominator": 2, "referent": "apples"})],
+        [op("Sam", "fraction_portion", {"numerator": 1, "denominator": 2, "referent": "that"})],
     ),
     (
-        "ambiguous_reference",
+        "malformed_input",  # a unit name is not one of upstream's referents
         [("Sam", 100, "feet")],
         [
             op("Sam", "unit_partition", {"value": 25, "unit": "feet", "result_unit": "sections"}),
-            op("Sam", "fraction_portion", {"numerator": 1, "denominator": 2, "referent": "apples"}),
+            op("Sam", "fraction_portion", {"numerator": 1, "denominator": 2, "referent": "sections"}),
         ],
     ),
 ]
