@@ -16,6 +16,7 @@ from adapters.math_graph import (
     bind_math_problem_graph,
     graph_from_dict,
 )
+from adapters.nouns import auto_count_nouns, count_nouns_of
 from adapters.relational import bind_relations
 from units._numbers import loads_exact as read_json
 
@@ -32,8 +33,10 @@ __all__ = [
     "Rate",
     "RecordedVerdict",
     "Unknown",
+    "auto_count_nouns",
     "bind_math_problem_graph",
     "bind_relations",
+    "count_nouns_of",
     "graph_from_dict",
     "parse_canonical_text",
     "read_json",

@@ -543,19 +543,7 @@ class _Binder:
 
     def first_unknown_unit(self) -> MathGraphError | None:
         """The first unit surface of the graph, in source order, that the vocabulary does not resolve."""
-        g = self.graph
-        written = [(f"initial_state[{i}].quantity.unit", p.quantity.unit) for i, p in enumerate(g.initial_state)]
-        for i, op in enumerate(g.operations):
-            operand = op.operand
-            units = {
-                Quantity: lambda o: [o.unit],
-                Rate: lambda o: [o.numerator_unit, o.denominator_unit],
-                Comparison: lambda o: [o.delta.unit] if o.delta is not None else [],
-                PartitionChunk: lambda o: [o.unit, o.result_unit],
-            }.get(type(operand), lambda o: [])(operand)
-            written += [(f"operations[{i}].operand", unit) for unit in units]
-        written.append(("unknown.unit", g.unknown.unit))
-        for path, unit in written:
+        for path, unit in unit_surfaces(self.graph):
             try:
                 self.vocab.resolve(unit, path=path)
             except UnitRefusal as exc:
@@ -768,6 +756,33 @@ class _Binder:
     def add_symbol_index(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> int:
         self.add_symbol(symbol_id, label, role, entity, unit)
         return len(self.symbols) - 1
+
+
+def unit_surfaces(graph: MathProblemGraph) -> list[tuple[str, str]]:
+    """Every unit surface a graph writes, in source order, each with its path.
+
+    Returns:
+        ``(path, surface)`` pairs: ``("initial_state[0].quantity.unit", "apples")``,
+        each operand's units (a rate's numerator and denominator, a comparison's delta, a
+        partition's chunk and result units), then ``("unknown.unit", ...)``.
+    """
+    written = [(f"initial_state[{i}].quantity.unit", p.quantity.unit) for i, p in enumerate(graph.initial_state)]
+    for i, op in enumerate(graph.operations):
+        operand = op.operand
+        where = f"operations[{i}].operand"
+        if isinstance(operand, Quantity):
+            written.append((f"{where}.unit", operand.unit))
+        elif isinstance(operand, Rate):
+            written += [
+                (f"{where}.numerator_unit", operand.numerator_unit),
+                (f"{where}.denominator_unit", operand.denominator_unit),
+            ]
+        elif isinstance(operand, Comparison) and operand.delta is not None:
+            written.append((f"{where}.delta.unit", operand.delta.unit))
+        elif isinstance(operand, PartitionChunk):
+            written += [(f"{where}.unit", operand.unit), (f"{where}.result_unit", operand.result_unit)]
+    written.append(("unknown.unit", graph.unknown.unit))
+    return written
 
 
 def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) -> BindingGraph:

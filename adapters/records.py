@@ -31,6 +31,7 @@ from adapters._common import fields, name, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import bind_math_problem_graph, graph_from_dict
+from adapters.nouns import auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
@@ -40,6 +41,9 @@ from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
 
 FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", "canonical_text", "equation")
+COUNT_NOUN_MODES: Final[tuple[str, ...]] = ("declared", "auto")
+"""How :func:`bind_record` treats count nouns a record does not declare (SPEC §5)."""
+
 RECORD_METADATA: Final[frozenset[str]] = frozenset({"id", "vocab", "policy"})
 """Keys a record may carry beside its format's own fields."""
 
@@ -120,13 +124,19 @@ def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVo
     return vocab
 
 
-def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | None = None) -> BoundRecord:
+def bind_record(
+    record: object, fmt: str | None = None, vocab: UnitVocabulary | None = None, *, count_nouns: str = "declared"
+) -> BoundRecord:
     """Detect (or take) a record's format and bind it into a graph.
 
     Args:
         record: a JSON object or a canonical text.
         fmt: force a format from :data:`FORMATS` (``equation`` is for cross-checks only).
         vocab: the base vocabulary (default: the strict default vocabulary).
+        count_nouns: ``"declared"`` (only declared nouns resolve) or ``"auto"``: a math
+            graph's undeclared count nouns are declared for it by
+            :func:`adapters.auto_count_nouns` (near misses refused ``unknown_unit``);
+            other formats carry their declarations in the record.
 
     Raises:
         MathGraphError: a typed refusal naming the field (``malformed_input``,
@@ -149,6 +159,12 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
         raise MathGraphError(
             "malformed_input", f"cannot verify format {clip(kind)}; use one of {list(FORMATS[:4])}", "format"
         )
+    if count_nouns not in COUNT_NOUN_MODES:
+        raise MathGraphError(
+            "malformed_input",
+            f"count_nouns must be one of {list(COUNT_NOUN_MODES)}, found {clip(count_nouns)}",
+            "count_nouns",
+        )
     case_id = str(record.get("id", "")) if isinstance(record, dict) else ""
     voc = vocabulary_for(record, vocab)
     recorded: Mapping[str, RecordedVerdict] = {}
@@ -158,7 +174,10 @@ def bind_record(record: object, fmt: str | None = None, vocab: UnitVocabulary | 
             data = record.get("ground_truth_graph", record.get("graph", record)) if isinstance(record, dict) else record
             if data is record and isinstance(record, dict):
                 data = {k: v for k, v in record.items() if k not in RECORD_METADATA}
-            graph = bind_math_problem_graph(graph_from_dict(data), voc)
+            problem = graph_from_dict(data)
+            if count_nouns == "auto":
+                voc = auto_count_nouns(problem, voc)
+            graph = bind_math_problem_graph(problem, voc)
         elif kind == "relational":
             obj = record if isinstance(record, dict) else {}
             graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"))

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import itertools
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -24,6 +25,7 @@ from units._pint import apply_calendar_convention, build_registry, define_base_u
 from units.dimension import BASE_DIMENSIONS, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
+from units.nouns import near_misses, noun_lemmas
 
 MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
@@ -227,23 +229,46 @@ class UnitVocabulary:
         """Build a vocabulary from an already loaded :class:`~units.lexicon.Lexicon`."""
         return cls(_Parts(lexicon, lexicon.conversions, (), ()))
 
-    def with_count_nouns(self, nouns: Mapping[str, str]) -> UnitVocabulary:
+    def with_count_nouns(self, nouns: Mapping[str, str] | Iterable[str]) -> UnitVocabulary:
         """A new vocabulary in which the given count nouns resolve.
 
         Args:
-            nouns: surface → lemma, e.g. ``{"apples": "apple", "apple": "apple"}``.  A
-                new lemma becomes a count kind of its own (apples never merge with
-                oranges); an existing count lemma (``{"apples": "item"}``) maps the
-                noun onto that kind.  Every proof relying on one lists it
-                (``count_noun:apples=apple``).
+            nouns: either surface → lemma, e.g. ``{"apples": "apple", "apple": "apple"}``,
+                or an iterable of surfaces exactly as a reader wrote them
+                (``["apples", "apple", "jumping jacks"]``), whose lemmas
+                :func:`units.nouns.noun_lemmas` derives (a singular and its plural share
+                one: ``apple``, ``jumping_jack``).  A surface is letters, apostrophes,
+                hyphens and single spaces, capitals included.  A new lemma becomes a
+                count kind of its own (apples never merge with oranges); an existing
+                count lemma (``{"apples": "item"}``) maps the noun onto that kind.
+                Every proof relying on one lists it (``count_noun:apples=apple``).
+                Declaring performs no typo check; :meth:`with_auto_count_nouns` does.
 
         Raises:
-            UnitRefusal: ``malformed_input`` for a non-mapping, a surface already in the
-                lexicon, a surface or lemma outside ``[A-Za-z' -]`` / ``[a-z0-9_]``, or a
-                lemma that names a non-count unit; ``input_too_large`` for over 10,000 nouns.
+            UnitRefusal: ``malformed_input`` for a lone string or another non-collection,
+                a surface already in the lexicon, a surface or lemma outside
+                ``[A-Za-z' -]`` / ``[a-z0-9_]``, or a lemma that names a non-count unit;
+                ``input_too_large`` for over 10,000 nouns.
         """
+        if isinstance(nouns, (str, bytes)) or not isinstance(nouns, (Mapping, Iterable)):
+            raise UnitRefusal(
+                "malformed_input",
+                "count nouns must be a mapping surface -> lemma or a collection of surfaces (not one string)",
+                type(nouns).__name__,
+            )
         if not isinstance(nouns, Mapping):
-            raise UnitRefusal("malformed_input", "count nouns must be a mapping surface -> lemma", type(nouns).__name__)
+            surfaces = list(itertools.islice(nouns, 10_001))
+            for surface in surfaces:
+                if not isinstance(surface, str):
+                    raise UnitRefusal("malformed_input", "a count noun must be a string", surface, "count_nouns")
+                if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface):
+                    raise UnitRefusal(
+                        "malformed_input",
+                        "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)",
+                        surface,
+                        "count_nouns",
+                    )
+            nouns = noun_lemmas(surfaces) if len(surfaces) <= 10_000 else dict.fromkeys(surfaces, "")
         if len(nouns) > 10_000:
             raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(nouns))
         table = dict(self._parts.conversions)
@@ -308,6 +333,64 @@ class UnitVocabulary:
             if len(self._derived) >= DERIVED_CACHE_SIZE:
                 self._derived.clear()
             return self._derived.setdefault(key, derived)
+
+    def declarable_nouns(self, surfaces: Iterable[object]) -> tuple[str, ...]:
+        """The surfaces, in order and once each, that do not resolve but could be declared count nouns.
+
+        A surface qualifies when :meth:`resolve` refuses it ``unknown_unit``, it is
+        shaped as a count noun (letters, apostrophes, hyphens, single spaces; at most
+        64), and it is no reserved word (a rate connector or dimension name).  Each side
+        of a composite ``apples_per_box`` is looked at on its own.  Anything else (a
+        resolving unit, a malformed text) is left out, for binding to report.
+        """
+        out: dict[str, None] = {}
+        for surface in surfaces:
+            if not isinstance(surface, str):
+                continue
+            parts = surface.split(PER) if surface.count(PER) == 1 else [surface]
+            for part in parts:
+                if part in self._by_surface or part in self._by_lemma or part in self._non_units:
+                    continue
+                if len(part) <= 64 and _DECLARED_SURFACE.fullmatch(part):
+                    out[part] = None
+        return tuple(out)
+
+    def with_auto_count_nouns(self, surfaces: Iterable[object], *, context: Sequence[str] = ()) -> UnitVocabulary:
+        """A new vocabulary declaring every declarable surface as a count noun, refusing near misses.
+
+        The automatic mode of SPEC §5 ("Count nouns"): :meth:`declarable_nouns` picks the
+        surfaces, :meth:`with_count_nouns` declares them (a singular and its plural as one
+        kind), and no typo becomes a new kind: a near miss of a lexicon surface or of
+        another surface of the same input (:func:`units.nouns.near_misses`) is refused.
+
+        Args:
+            surfaces: the unit surfaces an input uses, as written (resolving ones are skipped).
+            context: every unit surface of the same input, for the near-miss check
+                (default: ``surfaces``).
+
+        Returns:
+            The derived vocabulary (``self`` when nothing needs declaring).
+
+        Raises:
+            UnitRefusal: ``unknown_unit`` naming the first near miss, with "did you mean"
+                (and how many more there are); as :meth:`with_count_nouns` otherwise.
+        """
+        given = [s for s in surfaces if isinstance(s, str)]
+        nouns = self.declarable_nouns(given)
+        if not nouns:
+            return self
+        misses = near_misses(nouns, self._by_surface, context or given)
+        if misses:
+            written = [*given, *context]  # of two nouns that miss each other, the rarer is named the typo
+            noun, hit = min(misses, key=lambda miss: written.count(miss[0]))
+            more = f" ({len(misses) - 1} more near misses)" if len(misses) > 1 else ""
+            raise UnitRefusal(
+                "unknown_unit",
+                f"not declared automatically, since it is one edit from {hit!r}: did you mean {hit!r}?{more}"
+                " Declare it explicitly if it is a noun of its own.",
+                noun,
+            )
+        return self.with_count_nouns(nouns)
 
     def _derive(self, parts: _Parts, added: Mapping[str, str]) -> UnitVocabulary:
         """A vocabulary of ``parts`` that adds the count nouns ``added`` to this one, without a registry rebuild.

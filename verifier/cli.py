@@ -92,6 +92,14 @@ def _parser() -> argparse.ArgumentParser:
         help="declare a count noun, e.g. apples=apple (repeatable)",
     )
     check.add_argument(
+        "--count-nouns",
+        choices=["declared", "auto"],
+        default="declared",
+        help="declared (default): only nouns declared by --count-noun or a record's 'vocab' resolve; auto: each math"
+        " graph's undeclared nouns are declared for it (apple and apples as one kind), refusing any one edit from a"
+        " lexicon unit or another unit of the same graph as unknown_unit",
+    )
+    check.add_argument(
         "--convention",
         action="append",
         default=[],
@@ -201,7 +209,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         try:
             if isinstance(record, UnitRefusal):
                 raise record
-            bound = bind_record(record, args.format, vocab)  # type: ignore[arg-type]
+            bound = bind_record(record, args.format, vocab, count_nouns=args.count_nouns)  # type: ignore[arg-type]
             report = verify(bound.graph, bound.vocab, args.policy or bound.policy)
         except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
             refused = True

@@ -176,3 +176,26 @@ def test_version() -> None:
     with pytest.raises(SystemExit) as info:
         main(["--version"], out=io.StringIO())
     assert info.value.code == 0
+
+
+def test_check_count_nouns_auto_declares_per_graph_and_refuses_typos(tmp_path: Path) -> None:
+    """--count-nouns auto answers a graph of undeclared nouns (apple/apples as one kind); a typo'd noun is unknown_unit."""
+    good = {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": "jumping jacks", "value": 5}}],
+        "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "jumping jack", "value": 3}}],
+        "unknown": {"entity": "Sam", "unit": "jumping jacks"},
+    }
+    typo = json.loads(json.dumps(good))
+    typo["operations"][0]["operand"]["unit"] = "jumpign jacks"
+    path = tmp_path / "nouns.jsonl"
+    path.write_text(json.dumps(good) + "\n" + json.dumps(typo) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 1
+    assert "unknown_unit" in text
+    assert ": 8 jumping jacks" not in text
+    code, text = run(["check", "--count-nouns", "auto", str(path)])
+    assert code == 1
+    assert "answer unknown_sam_jumping_jacks: 8 jumping jacks" in text
+    assert "nouns.jsonl:2: refused unknown_unit" in text
+    assert "did you mean 'jumping jacks'" in text

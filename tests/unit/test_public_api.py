@@ -32,6 +32,7 @@ SPEC_ADAPTERS = {
     "bind_math_problem_graph",
     "bind_relations",
     "parse_canonical_text",
+    "count_nouns_of",  # SPEC §5 "Count nouns"
 }
 SPEC_VERIFIER = {
     "BindingGraph",
@@ -57,7 +58,8 @@ OURS_ADAPTERS = {
     "RecordedVerdict",
     "read_json",
     "FRACTION_REFERENTS",
-}  # beyond the SPEC: the parser's record type, the exact JSON reader, the closed referent set
+    "auto_count_nouns",
+}  # beyond the SPEC: the parser's record type, the exact JSON reader, the closed referent set, the auto mode
 
 
 def test_units_public_names() -> None:

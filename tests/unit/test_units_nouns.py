@@ -1,0 +1,216 @@
+"""Count nouns as readers write them: plural rules, derived lemmas, near misses, auto declaration (SPEC §5)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from adapters import MathGraphError, auto_count_nouns, bind_math_problem_graph, count_nouns_of, graph_from_dict
+from units import UnitRefusal, default_vocabulary
+from units.nouns import near_misses, noun_lemmas, one_edit_apart, singular_candidates
+from verifier import Answer, verify
+
+PLURALS = [
+    # regular
+    ("apples", "apple"),
+    ("books", "book"),
+    ("oranges", "orange"),
+    ("houses", "house"),
+    # -ies, -ches, -shes, -xes, -sses
+    ("berries", "berry"),
+    ("candies", "candy"),
+    ("boxes", "box"),
+    ("dishes", "dish"),
+    ("peaches", "peach"),
+    ("glasses", "glass"),
+    # irregular
+    ("people", "person"),
+    ("mice", "mouse"),
+    ("children", "child"),
+    ("geese", "goose"),
+    ("teeth", "tooth"),
+    ("men", "man"),
+    ("women", "woman"),
+    ("knives", "knife"),
+    ("leaves", "leaf"),
+    ("scarves", "scarf"),
+    ("potatoes", "potato"),
+    ("cookies", "cookie"),
+    ("pies", "pie"),
+    # unchanged, and singulars that end in s
+    ("sheep", "sheep"),
+    ("fish", "fish"),
+    ("deer", "deer"),
+    ("series", "series"),
+    ("glass", "glass"),
+    ("bus", "bus"),
+    ("apple", "apple"),
+]
+
+
+@pytest.mark.parametrize(("plural", "singular"), PLURALS)
+def test_plural_rules(plural: str, singular: str) -> None:
+    """The likeliest singular of each word is the one English uses."""
+    assert singular_candidates(plural)[0] == singular
+
+
+def test_lemmas_share_a_kind_for_singular_and_plural_and_keep_spelling_apart() -> None:
+    """apple/apples/Apples share one lemma; a multi-word noun keeps its words; an ambiguous -ies follows the spelled singular."""
+    assert noun_lemmas(["apples", "Apple", "apple", "jumping jacks", "Jumping jack", "cookies"]) == {
+        "apples": "apple",
+        "Apple": "apple",
+        "apple": "apple",
+        "jumping jacks": "jumping_jack",
+        "Jumping jack": "jumping_jack",
+        "cookies": "cookie",
+    }
+    assert noun_lemmas(["brownies", "brownie"]) == {"brownies": "brownie", "brownie": "brownie"}
+    assert noun_lemmas(["ladies", "lady"]) == {"ladies": "lady", "lady": "lady"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("apples", "appels", True),  # transposition
+        ("feet", "feeet", True),  # insertion
+        ("apples", "aples", True),  # deletion
+        ("apples", "applws", True),  # substitution
+        ("apples", "apples", False),
+        ("apples", "pears", False),
+        ("abc", "cab", False),
+    ],
+)
+def test_one_edit(a: str, b: str, expected: bool) -> None:
+    """One insertion, deletion, neighbour swap or replacement apart; equal strings are not."""
+    assert one_edit_apart(a, b) is expected
+    assert one_edit_apart(b, a) is expected
+
+
+def test_substitution_against_the_lexicon_is_not_a_near_miss() -> None:
+    """'cards' is one replaced letter from the lexicon's 'yards', and a noun of its own; 'yards' in the same graph makes it one."""
+    lexicon = default_vocabulary().surfaces()
+    assert near_misses(["cards"], lexicon) == []
+    assert near_misses(["cards"], lexicon, ["cards", "yards"]) == [("cards", "yards")]
+
+
+@pytest.mark.parametrize(
+    ("nouns", "context", "miss"),
+    [
+        (["feeet"], [], ("feeet", "feet")),
+        (["feets"], [], ("feets", "feet")),  # pint's plural guess, refused by SPEC §3
+        (["inchs"], [], ("inchs", "inch")),
+        (["mlies"], [], ("mlies", "miles")),
+        (["appels", "apples"], [], ("appels", "apples")),
+        (["applws", "apples"], [], ("applws", "apples")),
+        (["milrs"], ["miles"], ("milrs", "miles")),
+    ],
+)
+def test_near_misses(nouns: list[str], context: list[str], miss: tuple[str, str]) -> None:
+    """Each typo is reported with the surface it is one edit from."""
+    found = near_misses(nouns, default_vocabulary().surfaces(), [*nouns, *context])
+    assert found[0] == miss
+
+
+def test_with_count_nouns_takes_surfaces_as_written() -> None:
+    """An iterable of surfaces, spaces and capitals included, declares each as its own kind (singular and plural as one)."""
+    vocab = default_vocabulary().with_count_nouns(["jumping jacks", "Jumping jack", "apples", "apple", "pears"])
+    assert vocab.resolve("jumping jacks").lemma == "jumping_jack"
+    assert vocab.resolve("Jumping jack").kind == vocab.resolve("jumping jacks").kind
+    assert vocab.resolve("apple").kind == vocab.resolve("apples").kind
+    assert vocab.resolve("apples").kind != vocab.resolve("pears").kind
+    assert vocab.resolve("apples").declarations == ("count_noun:apples=apple",)
+
+
+@pytest.mark.parametrize("bad", ["apples", b"apples", 3, [3], ["a/b"], ["apples_per_box"]])
+def test_with_count_nouns_refuses_what_is_not_a_collection_of_noun_surfaces(bad: object) -> None:
+    """One string (not a collection), a non-string, or a surface outside the noun grammar is malformed_input."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_count_nouns(bad)  # type: ignore[arg-type]
+    assert info.value.reason == "malformed_input"
+
+
+def _graph(unit_a: str, unit_b: str, unknown: str) -> dict[str, object]:
+    return {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": unit_a, "value": 5}}],
+        "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": unit_b, "value": 3}}],
+        "unknown": {"entity": "Sam", "unit": unknown},
+    }
+
+
+def test_count_nouns_of_lists_undeclared_surfaces_in_source_order() -> None:
+    """Resolving units are left out; each noun once, in the order the graph writes it."""
+    graph = {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
+        "operations": [
+            {"actor": "Sam", "kind": "add", "operand": {"unit": "feet", "value": 3}},
+            {"actor": "Sam", "kind": "add", "operand": {"unit": "jumping jacks", "value": 3}},
+        ],
+        "unknown": {"entity": "Sam", "unit": "apples"},
+    }
+    assert count_nouns_of(graph) == ("apples", "jumping jacks")
+    assert count_nouns_of(graph_from_dict(graph), default_vocabulary().with_count_nouns(["apples"])) == (
+        "jumping jacks",
+    )
+
+
+def test_auto_declaration_answers_and_lists_the_declaration() -> None:
+    """Singular and plural are one kind: 5 apples + 3 apple asked in apples is 8 apples, and the proof names the declaration."""
+    graph = graph_from_dict(_graph("apples", "apple", "apples"))
+    vocab = auto_count_nouns(graph)
+    report = verify(bind_math_problem_graph(graph, vocab), vocab)
+    (answer,) = report.answers.values()
+    assert isinstance(answer, Answer)
+    assert answer.value == 8
+    assert "count_noun:apples=apple" in str(report.to_json())
+
+
+def test_auto_declaration_refuses_a_typo_with_did_you_mean() -> None:
+    """'appels' beside 'apples' is refused unknown_unit, naming where it is written and what was meant."""
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(_graph("apples", "appels", "apples"))
+    assert info.value.reason == "unknown_unit"
+    assert "did you mean 'apples'" in str(info.value)
+    assert info.value.path in ("initial_state[0].quantity.unit", "operations[0].operand.unit")
+
+
+def _typo(word: str, index: int, kind: int) -> str:
+    i = index % len(word)
+    if kind == 0:  # delete
+        return word[:i] + word[i + 1 :]
+    if kind == 1:  # double a letter
+        return word[:i] + word[i] + word[i:]
+    if kind == 2 and i + 1 < len(word) and word[i] != word[i + 1]:  # swap neighbours
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    return word[:i] + ("z" if word[i] != "z" else "q") + word[i + 1 :]  # replace
+
+
+NOUNS = ["apples", "marbles", "stickers", "pencils", "jumping jacks", "crayons", "buttons", "tickets"]
+
+
+@given(st.sampled_from(NOUNS), st.integers(0, 20), st.integers(0, 3), st.integers(0, 2))
+def test_an_injected_typo_never_yields_a_certified_answer(noun: str, index: int, kind: int, where: int) -> None:
+    """One typo in any of a graph's three mentions of a noun: auto declaration refuses it, or the answer is still right.
+
+    Gold: 5 + 3 = 8 of the noun.  A typo that made a new kind would give 5 (or 3, or 0):
+    a wrong answer.  Auto declaration must refuse instead.
+    """
+    typo = _typo(noun, index, kind)
+    units = [noun, noun, noun]
+    units[where] = typo
+    graph = graph_from_dict(_graph(*units))
+    try:
+        vocab = auto_count_nouns(graph)
+    except MathGraphError as exc:
+        reason = exc.reason
+    else:
+        reason = None
+    if reason is not None:
+        assert reason == "unknown_unit"
+        return
+    report = verify(bind_math_problem_graph(graph, vocab), vocab)
+    for answer in report.answers.values():
+        if isinstance(answer, Answer):
+            assert answer.value == 8, (units, answer)
