@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Final
 
 from units._numbers import JsonNumber, format_exact, loads_exact, parse_exact
+from units.dimension import BASE_DIMENSIONS
 from units.errors import LexiconError, UnitRefusal
 
 MAX_FILE_BYTES: Final[int] = 8 * 1024 * 1024
@@ -294,18 +295,30 @@ def parse_definition(text: str, *, path: str = "") -> tuple[Fraction, tuple[tupl
     return factor, tuple(powers)
 
 
+def _check_name(row: Mapping[str, object], key: str, where: str) -> str:
+    """A lemma or base-dimension name: ``[A-Za-z][A-Za-z0-9_]*``, at most 64 characters, checked before pint sees it."""
+    text = _check_str(row, key, f"{where}.{key}", optional=False)
+    assert text is not None
+    if len(text) > 64 or not _LEMMA.fullmatch(text):
+        raise UnitRefusal(
+            "malformed_input", "a name is a letter then letters, digits or '_' (at most 64)", text, f"{where}.{key}"
+        )
+    return text
+
+
 def _conversion_from_row(row: object, where: str) -> Conversion:
     if not isinstance(row, dict):
         raise UnitRefusal("malformed_input", "each line must be a JSON object", type(row).__name__, where)
     unknown = sorted(set(row) - _CONVERSION_FIELDS)
     if unknown:
         raise UnitRefusal("malformed_input", f"unknown field(s) {unknown}", unknown[0], where)
-    lemma = _check_str(row, "lemma", f"{where}.lemma", optional=False)
+    lemma = _check_name(row, "lemma", where)
     source = _check_str(row, "source", f"{where}.source", optional=True) or ""
-    assert lemma is not None
     if "base_dimension" in row:
-        base = _check_str(row, "base_dimension", f"{where}.base_dimension", optional=False)
+        base = _check_name(row, "base_dimension", where)
         axis = _check_str(row, "axis", f"{where}.axis", optional=False)
+        if axis not in BASE_DIMENSIONS:
+            raise UnitRefusal("malformed_input", f"axis must be one of {list(BASE_DIMENSIONS)}", axis, f"{where}.axis")
         if set(row) & {"definition", "offset"}:
             raise UnitRefusal("malformed_input", "a base has no definition or offset", lemma, where)
         return Conversion(lemma=lemma, base_dimension=base, axis=axis, source=source)
@@ -557,6 +570,11 @@ def _snap_edges(
             bad.append(exc)
             continue
         src, dst = row["from"], row["to"]
+        if not isinstance(src, str) or not isinstance(dst, str):
+            bad.append(
+                UnitRefusal("malformed_input", "an edge's from and to are surfaces (strings)", [src, dst], where)
+            )
+            continue
         edge_id = str(row.get("edge_id", where))
         upstream = format_decimal(row["ratio"]) + (f" offset {format_decimal(row['offset'])}" if offset else "")
         if src not in lemma_of or dst not in lemma_of:

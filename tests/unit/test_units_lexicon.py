@@ -427,3 +427,44 @@ def test_upstream_edge_with_unreadable_ratio_refused(tmp_path: Path, ratio: str,
     (only,) = error.errors
     assert only.reason == reason
     assert only.path.startswith(str(pack / "conversions.jsonl") + ":1")
+
+
+def _embedded_text(name: str) -> str:
+    return resources.files("units").joinpath("data", name).read_text(encoding="utf-8")
+
+
+def test_conversion_rows_are_checked_before_pint_sees_them(tmp_path: Path) -> None:
+    """Lemma and base-dimension names that pint would parse as statements are refused, every bad row in one LexiconError.
+
+    The rows are the ones that used to raise untyped ValueError, KeyError or AssertionError
+    from ``pint.define`` (issue #12).
+    """
+    bad_rows = [
+        {"lemma": "evil = 2 meter #", "definition": "2 meter", "source": "x"},
+        {"lemma": "widget", "axis": "count", "base_dimension": "money] #", "source": "x"},
+        {"lemma": "kilo-", "axis": "count", "base_dimension": "kilo_thing", "source": "x"},
+        {"lemma": "gizmo", "axis": "angle", "base_dimension": "gizmo", "source": "x"},
+    ]
+    conversions = _embedded_text(CONVERSIONS_FILE).rstrip("\n") + "\n" + "\n".join(json.dumps(r) for r in bad_rows)
+    (tmp_path / CONVERSIONS_FILE).write_text(conversions + "\n", encoding="utf-8")
+    (tmp_path / LEXICON_FILE).write_text(_embedded_text(LEXICON_FILE), encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        UnitVocabulary.from_lexicon(tmp_path / LEXICON_FILE, tmp_path / CONVERSIONS_FILE)
+    fields = [e.path.rsplit(".", 1)[-1] for e in info.value.errors]
+    assert fields == ["lemma", "base_dimension", "lemma", "axis"]
+    assert all(e.reason == "malformed_input" for e in info.value.errors)
+
+
+def test_an_upstream_edge_to_a_list_is_a_typed_row_error(upstream: Path, tmp_path: Path) -> None:
+    """An upstream float edge whose ``to`` is a list (not a surface) is reported by line, not a TypeError."""
+    pack = upstream / "en_units_v1"
+    rows = (pack / "conversions.jsonl").read_text(encoding="utf-8").splitlines()
+    edge = json.loads(rows[0])
+    edge["to"] = ["inch"]
+    (tmp_path / "lexicon.jsonl").write_text((pack / "lexicon.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "conversions.jsonl").write_text("\n".join([json.dumps(edge), *rows[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(LexiconError) as info:
+        load_lexicon(tmp_path)
+    (error,) = info.value.errors
+    assert error.path.endswith(":1")
+    assert "strings" in error.detail
