@@ -117,6 +117,9 @@ class PartitionChunk:
         return {"result_unit": self.result_unit, "unit": self.unit, "value": json_number(self.value)}
 
 
+_SIGNED_BY_KIND: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide"})
+"""Kinds whose direction is the kind itself, so their amount is never negative (``transfer`` of -3 is refused)."""
+
 FRACTION_REFERENTS: Final[tuple[str, ...]] = ("that", "it", "them", "rest", "the_rest")
 """The closed set of a ``fraction_portion``'s referents (upstream's reader; SPEC §5).
 
@@ -318,6 +321,12 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
             )
         if op.kind == "compare_additive" and (operand.delta is None or operand.factor is not None):
             raise MathGraphError("malformed_input", "compare_additive takes a delta and no factor", f"{path}.operand")
+        if op.kind == "compare_additive" and operand.delta is not None and operand.delta.value < 0:
+            raise MathGraphError(
+                "malformed_input",
+                f"a delta is not negative (found {format_exact(operand.delta.value)}): the direction more/fewer carries the sign",
+                f"{path}.operand.delta.value",
+            )
         if op.kind == "compare_multiplicative":
             if operand.factor is None or operand.delta is not None:
                 raise MathGraphError(
@@ -325,6 +334,18 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
                 )
             if operand.factor <= 0:
                 raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.operand.factor")
+            if operand.direction == "fraction" and operand.factor >= 1:
+                raise MathGraphError(
+                    "malformed_input",
+                    f"a 'fraction' factor is below 1 (found {format_exact(operand.factor)}); 'times' multiplies by more",
+                    f"{path}.operand.factor",
+                )
+    if isinstance(operand, Quantity) and operand.value < 0 and op.kind in _SIGNED_BY_KIND:
+        raise MathGraphError(
+            "malformed_input",
+            f"a {op.kind} amount is not negative (found {format_exact(operand.value)}): the kind carries the sign",
+            f"{path}.operand.value",
+        )
     if isinstance(operand, Rate) and operand.value <= 0:
         raise MathGraphError("malformed_input", "a rate must be positive", f"{path}.operand.value")
     if isinstance(operand, PartitionChunk) and operand.value <= 0:

@@ -92,8 +92,12 @@ def math_graphs(draw: st.DrawFn) -> MathProblemGraph:
         elif kind == "compare_multiplicative":
             operand = Comparison(
                 draw(st.sampled_from(others)),
-                draw(st.sampled_from(["times", "fraction"])),
-                factor=draw(positive),
+                direction := draw(st.sampled_from(["times", "fraction"])),
+                factor=draw(
+                    positive
+                    if direction == "times"
+                    else st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8)
+                ),
             )
         elif kind == "unit_partition":
             operand = PartitionChunk(

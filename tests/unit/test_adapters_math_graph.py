@@ -911,3 +911,67 @@ def test_binding_is_deterministic(nouns: UnitVocabulary) -> None:
     assert first == second
     assert first.to_canonical_string().encode() == second.to_canonical_string().encode()
     assert first.to_json() == second.to_json()
+
+
+SIGN_AND_DIRECTION = [
+    # (kind, operand, target, path of the refusal)
+    ("transfer", {"unit": "feet", "value": -3}, "Bo", "operations[0].operand.value"),
+    ("add", {"unit": "feet", "value": -3}, None, "operations[0].operand.value"),
+    ("subtract", {"unit": "feet", "value": "-1/2"}, None, "operations[0].operand.value"),
+    (
+        "compare_additive",
+        {"reference_actor": "Bo", "direction": "fewer", "delta": {"unit": "feet", "value": -2}},
+        None,
+        "operations[0].operand.delta.value",
+    ),
+    (
+        "compare_multiplicative",
+        {"reference_actor": "Bo", "direction": "fraction", "factor": 3},
+        None,
+        "operations[0].operand.factor",
+    ),
+    (
+        "compare_multiplicative",
+        {"reference_actor": "Bo", "direction": "fraction", "factor": 1},
+        None,
+        "operations[0].operand.factor",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "operand", "target", "path"), SIGN_AND_DIRECTION)
+def test_sign_and_direction_contradictions_are_refused(
+    kind: str, operand: dict[str, object], target: str | None, path: str
+) -> None:
+    """The kind or direction carries the sign: a negative amount or delta, or a 'fraction' of 3, is malformed_input."""
+    data = {
+        "entities": ["Al", "Bo"],
+        "initial_state": [
+            {"entity": "Al", "quantity": {"unit": "feet", "value": 5}},
+            {"entity": "Bo", "quantity": {"unit": "feet", "value": 5}},
+        ],
+        "operations": [{"actor": "Al", "kind": kind, "operand": operand, **({"target": target} if target else {})}],
+        "unknown": {"entity": "Al", "unit": "feet"},
+    }
+    with pytest.raises(MathGraphError) as info:
+        graph_from_dict(data)
+    assert info.value.reason == "malformed_input"
+    assert info.value.path == path
+
+
+def test_times_a_half_and_a_zero_delta_stay_admitted() -> None:
+    """'times' 1/2 (half as many) and a delta of 0 are not contradictions: 5 x 1/2 = 5/2 feet, 5 + 0 = 5 feet."""
+    for operand, expected in (
+        ({"reference_actor": "Bo", "direction": "times", "factor": "1/2"}, Fraction(5, 2)),
+        ({"reference_actor": "Bo", "direction": "more", "delta": {"unit": "feet", "value": 0}}, Fraction(5)),
+    ):
+        kind = "compare_multiplicative" if "factor" in operand else "compare_additive"
+        data = {
+            "entities": ["Al", "Bo"],
+            "initial_state": [{"entity": "Bo", "quantity": {"unit": "feet", "value": 5}}],
+            "operations": [{"actor": "Al", "kind": kind, "operand": operand}],
+            "unknown": {"entity": "Al", "unit": "feet"},
+        }
+        (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
+        assert isinstance(answer, Answer)
+        assert answer.value == expected
