@@ -29,7 +29,7 @@ def exact(value: object, path: str) -> Fraction:
     try:
         return parse_exact(value, path=path)
     except UnitRefusal as exc:
-        raise MathGraphError(exc.reason, f"{exc.detail} (found {exc.subject})", path) from None
+        raise MathGraphError(exc.reason, f"{exc.detail} (found {clip(exc.subject)})", path) from None
 
 
 def json_number(value: Fraction) -> object:
