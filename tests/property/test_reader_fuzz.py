@@ -94,10 +94,12 @@ json_values = st.recursive(
 
 def _check(call: Callable[[], object]) -> None:
     """Run one reader: it returns, or raises a typed error with a short message."""
+    message = ""
     try:
         call()
     except TYPED as exc:
-        assert len(str(exc)) < MAX_MESSAGE, str(exc)[:200]
+        message = str(exc)
+    assert len(message) < MAX_MESSAGE, message[:200]
 
 
 def _paths(node: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
