@@ -1,22 +1,52 @@
 """Verifier of binding graphs: model, per-kind admissibility with unit proofs, exact values and answers.
 
 Knows nothing of input formats (``adapters`` builds graphs).  See SPEC §4-§6.
+
+The public names load on first use (PEP 562), so ``import verifier`` (and the pytest
+plugin ``verifier.pytest_plugin``) costs nothing until a name is asked for.
 """
 
-from verifier.admissibility import Refusal, UnitProof, Verdict, check_equation
-from verifier.errors import BindingGraphError
-from verifier.model import (
-    BindingGraph,
-    BoundConstraint,
-    BoundEquation,
-    BoundFact,
-    BoundUnknown,
-    OperationIndex,
-    SourceSpanLink,
-    SymbolBinding,
-)
-from verifier.reasons import REFUSAL_REASONS
-from verifier.values import Answer, GraphReport, Value, verify
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from verifier.admissibility import Refusal, UnitProof, Verdict, check_equation
+    from verifier.errors import BindingGraphError
+    from verifier.model import (
+        BindingGraph,
+        BoundConstraint,
+        BoundEquation,
+        BoundFact,
+        BoundUnknown,
+        OperationIndex,
+        SourceSpanLink,
+        SymbolBinding,
+    )
+    from verifier.reasons import REFUSAL_REASONS
+    from verifier.values import Answer, GraphReport, Value, verify
+
+_HOMES = {
+    "Refusal": "verifier.admissibility",
+    "UnitProof": "verifier.admissibility",
+    "Verdict": "verifier.admissibility",
+    "check_equation": "verifier.admissibility",
+    "BindingGraphError": "verifier.errors",
+    "BindingGraph": "verifier.model",
+    "BoundConstraint": "verifier.model",
+    "BoundEquation": "verifier.model",
+    "BoundFact": "verifier.model",
+    "BoundUnknown": "verifier.model",
+    "OperationIndex": "verifier.model",
+    "SourceSpanLink": "verifier.model",
+    "SymbolBinding": "verifier.model",
+    "REFUSAL_REASONS": "verifier.reasons",
+    "Answer": "verifier.values",
+    "GraphReport": "verifier.values",
+    "Value": "verifier.values",
+    "verify": "verifier.values",
+}
 
 __all__ = [
     "REFUSAL_REASONS",
@@ -38,3 +68,16 @@ __all__ = [
     "check_equation",
     "verify",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'verifier' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later lookups skip this hook
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
