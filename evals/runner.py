@@ -17,42 +17,19 @@ Only ``verifier.cli`` imports this module.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from importlib import resources
 from typing import Final
 
-OUTCOMES: Final[tuple[str, ...]] = ("correct", "wrong", "refused_expected", "refused_unexpected", "error")
+from evals.scoring import OUTCOMES, CaseResult, score_record
+
 LANES: Final[tuple[str, ...]] = ("graphs", "soundness", "relational", "bad_inputs", "crosscheck")
 SLOW_SECONDS: Final[float] = 1.0
 """A bad input must be refused well under this; a slower case scores ``error`` (a hang guard, not a benchmark)."""
-
-
-@dataclass(frozen=True, slots=True)
-class CaseResult:
-    """The score of one case: ``outcome`` from :data:`OUTCOMES`, what was expected and what came back."""
-
-    lane: str
-    case_id: str
-    outcome: str
-    expected: str
-    got: str
-    seconds: float
-
-    def to_json(self) -> dict[str, object]:
-        """Plain JSON data (``seconds`` rounded to milliseconds)."""
-        return {
-            "lane": self.lane,
-            "id": self.case_id,
-            "outcome": self.outcome,
-            "expected": self.expected,
-            "got": self.got,
-            "seconds": round(self.seconds, 3),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,98 +74,23 @@ def lane_cases(lane: str) -> list[dict[str, object]]:
     return cases
 
 
-def _expected(case: dict[str, object]) -> str:
-    expect = case["expect"]
-    assert isinstance(expect, dict)
-    if "refusal" in expect:
-        return f"refusal {expect['refusal']}"
-    if "category" in expect:
-        return f"category {expect['category']}"
-    return f"{expect['answer']} {expect.get('unit') or ''}".strip()
-
-
 def run_case(lane: str, case: dict[str, object]) -> CaseResult:
-    """Run one case and score it (never raises for the case's own content)."""
+    """Score one bundled case with :func:`evals.scoring.score_record` (never raises for the case's own content).
+
+    A ``bad_inputs`` case refused slower than :data:`SLOW_SECONDS` scores ``error``.
+    """
     from adapters import MathGraphError
-    from units import UnitRefusal
-    from verifier.errors import BindingGraphError
+    from adapters.corpus import to_record
 
-    case_id = str(case.get("id"))
-    expected = _expected(case)
-    start = time.perf_counter()
     try:
-        got_kind, got = _execute(lane, case)
-    except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
-        got_kind, got = "refusal", exc.reason
-    except Exception as exc:
-        return CaseResult(
-            lane, case_id, "error", expected, f"{type(exc).__name__}: {exc}"[:300], time.perf_counter() - start
-        )
-    seconds = time.perf_counter() - start
-    expect = case["expect"]
-    assert isinstance(expect, dict)
-    if lane == "bad_inputs" and seconds > SLOW_SECONDS:
-        outcome = "error"
-        got = f"{got} after {seconds:.2f} s (slower than {SLOW_SECONDS} s)"
-    elif got_kind == "category":
-        outcome = "correct" if got == expect.get("category") else "wrong"
-    elif "refusal" in expect:
-        if got_kind == "answer":
-            outcome = "wrong"
-        else:
-            outcome = "refused_expected" if got == expect["refusal"] else "refused_unexpected"
-    elif got_kind == "refusal":
-        outcome = "refused_unexpected"
-    else:
-        outcome = "correct" if got == _answer_text(expect) else "wrong"
-    return CaseResult(lane, case_id, outcome, expected, got if got_kind != "refusal" else f"refusal {got}", seconds)
-
-
-def _answer_text(expect: dict[str, object]) -> str:
-    value = Fraction(str(expect["answer"]))
-    unit = expect.get("unit")
-    return f"{_frac(value)} {unit}" if unit else _frac(value)
-
-
-def _frac(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-
-
-def _execute(lane: str, case: dict[str, object]) -> tuple[str, str]:
-    """Run a case; return ``("answer", "63 inches")``, ``("refusal", reason)`` or ``("category", name)``."""
-    from adapters import read_json
-    from adapters.records import bind_record, equation_from_record, vocabulary_for
-    from verifier import Answer, check_equation, verify
-    from verifier.crosscheck import _Classifier, outcome
-
-    fmt = case.get("format")
-    data = case.get("input")
-    if lane == "crosscheck":
-        equation, symbols, theirs = equation_from_record(data)
-        vocab = vocabulary_for(case)
-        verdict = check_equation(equation, symbols, vocab)
-        category, _ = _Classifier(vocab).classify(verdict, theirs, equation, symbols)
-        _ = outcome
-        return "category", category
-    if isinstance(data, str) and fmt != "canonical_text":
-        data = read_json(data)
-    record: object = data
-    if isinstance(data, dict):
-        record = dict(data)
-        for key in ("vocab", "policy"):
-            if key in case:
-                record[key] = case[key]
-    elif fmt == "canonical_text" and "vocab" in case:
-        raise ValueError("canonical_text cases cannot declare a vocab")
-    bound = bind_record(record, fmt if isinstance(fmt, str) else None)
-    report = verify(bound.graph, bound.vocab, bound.policy)
-    if not report.answers:
-        return "refusal", "malformed_input"
-    answer = next(iter(report.answers.values()))
-    if isinstance(answer, Answer):
-        value = Fraction(int(answer.value.p), int(answer.value.q))
-        return "answer", (f"{_frac(value)} {answer.unit}" if answer.unit else _frac(value))
-    return "refusal", answer.reason
+        record = to_record(case, f"{lane}.jsonl", 0, lane)
+    except MathGraphError as exc:
+        return CaseResult(lane, str(case.get("id")), "error", "(unreadable case)", exc.reason, 0.0, str(exc))
+    result = score_record(record)
+    if lane == "bad_inputs" and result.seconds > SLOW_SECONDS:
+        got = f"{result.got} after {result.seconds:.2f} s (slower than {SLOW_SECONDS} s)"
+        return dataclasses.replace(result, outcome="error", got=got)
+    return result
 
 
 Progress = Callable[[Sequence[dict[str, object]], int, str], Iterable[dict[str, object]]]

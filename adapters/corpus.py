@@ -1,0 +1,317 @@
+"""Reading a corpus: records with their gold answers, from a file or text in any supported layout.
+
+:func:`read_records` turns a JSON, JSONL or canonical-text source into :class:`Record`
+objects (SPEC §9): each carries its id, where it was read, the record as written (for
+:func:`adapters.records.bind_record`), and its :class:`Gold` when the layout has one.
+The layouts read as they are:
+
+====================  ===============================================================
+layout                gold
+====================  ===============================================================
+lane case             ``{"id", "format", "input", "expect": {"answer", "unit"} |
+                      {"refusal"} | {"category"}, "vocab"?, "policy"?}`` (``evals/lanes``)
+upstream dev set      ``{"id", "ground_truth_graph", "expected_answer", "expected_unit"}``
+upstream relational   ``{"relations", "query", "gold"}`` (the query's unit is the gold's)
+a bare input          a math graph, relations, binding graph or canonical text (no gold)
+====================  ===============================================================
+
+Bad lines are never skipped silently: every one is reported with its line number,
+after every good record has been read (see ``errors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Final, Literal
+
+from adapters.errors import MathGraphError
+from units import UnitRefusal
+from units._numbers import loads_exact, parse_exact
+from units.errors import clip
+
+MAX_SOURCE_BYTES: Final[int] = 256 * 1024 * 1024
+"""Largest file :func:`read_records` opens (``input_too_large`` beyond)."""
+
+_CANONICAL_STARTS: Final[tuple[str, ...]] = ("S ", "F ", "E ", "U ", "C ", "P ")
+
+
+@dataclass(frozen=True, slots=True)
+class Gold:
+    """What a record's author says the right outcome is: an answer, a refusal, or a cross-check category.
+
+    Attributes:
+        value: the exact answer (``Fraction``), or ``None`` for an expected refusal or category.
+        unit: the answer's unit surface as written, or ``None`` (a dimensionless answer).
+        refusal: the expected refusal reason (SPEC §6), or ``None``.
+        category: the expected cross-check category (``verifier.crosscheck.CATEGORIES``), or ``None``.
+    """
+
+    value: Fraction | None = None
+    unit: str | None = None
+    refusal: str | None = None
+    category: str | None = None
+
+    def __str__(self) -> str:
+        if self.refusal is not None:
+            return f"refusal {self.refusal}"
+        if self.category is not None:
+            return f"category {self.category}"
+        value = self.value if self.value is not None else Fraction(0)
+        text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        return f"{text} {self.unit}" if self.unit else text
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One record of a corpus.
+
+    Attributes:
+        id: the record's ``id``, else ``"<source>:<line>"``.
+        source: the file name (or ``"<text>"``).
+        line: the 1-based line of a JSONL record; for a JSON list, the item's index + 1;
+            ``0`` for a whole-file record.
+        data: the record exactly as read (exact numbers), for
+            :func:`adapters.records.bind_record`.
+        gold: the expected outcome, or ``None`` when the layout carries none.
+        format: the record's declared ``format`` (lane cases), or ``None`` (detected when bound).
+        lane: a lane case's lane name when the source is a bundled lane file, else ``""``.
+    """
+
+    id: str
+    source: str
+    line: int
+    data: object = field(repr=False)
+    gold: Gold | None
+    format: str | None = None
+    lane: str = ""
+
+    @property
+    def where(self) -> str:
+        """``graphs.jsonl:34`` (or the source alone for a whole-file record)."""
+        return f"{self.source}:{self.line}" if self.line else self.source
+
+
+@dataclass(frozen=True, slots=True)
+class BadRecord:
+    """A line that could not be read as a record, with why (``errors="collect"``)."""
+
+    source: str
+    line: int
+    error: MathGraphError
+
+    @property
+    def where(self) -> str:
+        """``cases.jsonl:7``."""
+        return f"{self.source}:{self.line}" if self.line else self.source
+
+
+class RecordsError(MathGraphError):
+    """Every bad line of a source, raised after its good records were yielded (``errors="raise"``).
+
+    Attributes:
+        errors: the :class:`BadRecord` of each bad line, in file order.
+    """
+
+    def __init__(self, source: str, errors: tuple[BadRecord, ...]) -> None:
+        first = errors[0]
+        more = f" (and {len(errors) - 1} more bad lines)" if len(errors) > 1 else ""
+        super().__init__(first.error.reason, f"{first.error.detail}{more}", first.error.path or first.where)
+        self.args = (first.error.reason, self.detail, self.path)
+        self.errors = errors
+        self.source = source
+
+
+def _gold(record: Mapping[str, object], where: str) -> Gold | None:
+    """The gold of one record in any of the module's layouts, or ``None``."""
+    expect = record.get("expect")
+    if expect is not None and "input" in record:
+        if not isinstance(expect, Mapping) or len({"answer", "refusal", "category"} & set(expect)) != 1:
+            raise MathGraphError(
+                "malformed_input", "expect holds exactly one of answer, refusal or category", f"{where}.expect"
+            )
+        if "answer" in expect:
+            unit = expect.get("unit")
+            return Gold(value=_exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
+        key = "refusal" if "refusal" in expect else "category"
+        text = expect[key]
+        if not isinstance(text, str) or not text:
+            raise MathGraphError("malformed_input", f"expect.{key} must be a name", f"{where}.expect.{key}")
+        return Gold(refusal=text) if key == "refusal" else Gold(category=text)
+    if "expected_answer" in record:
+        return Gold(
+            value=_exact(record["expected_answer"], f"{where}.expected_answer"),
+            unit=_unit(record.get("expected_unit"), where),
+        )
+    if "gold" in record and "relations" in record:
+        query = record.get("query")
+        unit = query.get("unit") if isinstance(query, Mapping) else None
+        return Gold(value=_exact(record["gold"], f"{where}.gold"), unit=_unit(unit, where))
+    return None
+
+
+def _exact(value: object, path: str) -> Fraction:
+    try:
+        return parse_exact(value, path=path)
+    except UnitRefusal as exc:
+        raise MathGraphError(exc.reason, exc.explain(), path) from None
+
+
+def _unit(unit: object, where: str) -> str | None:
+    if unit is None or (isinstance(unit, str) and unit):
+        return unit
+    raise MathGraphError("malformed_input", f"a gold unit is a unit surface, found {clip(unit)}", f"{where}.unit")
+
+
+def to_record(item: object, source: str = "<record>", line: int = 0, lane: str = "") -> Record:
+    """One record read as :func:`read_records` reads each (a JSON object or a canonical text).
+
+    Raises:
+        MathGraphError: ``malformed_input`` for a record that is not an object or text, a
+            bad ``id`` or ``format``, or a gold that is not exact (see :class:`Gold`).
+    """
+    where = f"{source}:{line}" if line else source
+    if isinstance(item, str):
+        return Record(id=where, source=source, line=line, data=item, gold=None, format="canonical_text", lane=lane)
+    if not isinstance(item, Mapping):
+        raise MathGraphError("malformed_input", f"a record is a JSON object, found {type(item).__name__}", where)
+    raw_id = item.get("id")
+    if raw_id is not None and not isinstance(raw_id, (str, int)):
+        raise MathGraphError("malformed_input", f"an id is a string, found {clip(raw_id)}", f"{where}.id")
+    fmt = item.get("format") if "input" in item else None
+    if fmt is not None and not isinstance(fmt, str):
+        raise MathGraphError("malformed_input", f"a format is a name, found {clip(fmt)}", f"{where}.format")
+    return Record(
+        id=str(raw_id) if raw_id is not None else where,
+        source=source,
+        line=line,
+        data=dict(item),
+        gold=_gold(item, where),
+        format=fmt,
+        lane=lane,
+    )
+
+
+def _lines(source: str | Path) -> tuple[str, Iterator[str]]:
+    """``(name, lines)`` of a path (read lazily) or of text given directly (a str that looks like content)."""
+    if isinstance(source, str) and (source.lstrip()[:1] in ("{", "[") or source.lstrip().startswith(_CANONICAL_STARTS)):
+        return "<text>", iter(source.splitlines(keepends=True))
+    if not isinstance(source, (str, Path)) or source == "":
+        raise MathGraphError("malformed_input", f"a source is a path or text, found {clip(source)}", "source")
+    path = Path(source)
+    try:
+        if not path.is_file():
+            raise MathGraphError("malformed_input", "no such file" if not path.exists() else "not a file", str(path))
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise MathGraphError("input_too_large", f"larger than {MAX_SOURCE_BYTES // 2**20} MiB", str(path))
+        handle = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise MathGraphError("malformed_input", f"cannot open ({type(exc).__name__})", str(path)) from None
+
+    def lines() -> Iterator[str]:
+        with handle:
+            try:
+                yield from handle
+            except UnicodeDecodeError:
+                raise MathGraphError("malformed_input", "not UTF-8 text", str(path)) from None
+
+    return path.name, lines()
+
+
+def read_records(
+    source: str | Path, *, errors: Literal["raise", "collect"] = "raise", lane: str = ""
+) -> Iterator[Record | BadRecord]:
+    """The records of a JSON, JSONL or canonical-text source, in order.
+
+    Args:
+        source: a path (``str`` or :class:`~pathlib.Path`), or the text itself (a ``str``
+            starting with ``{``, ``[`` or a canonical ``S``/``F``/``E``/``U`` line).  A
+            source whose first line is not a JSON value on its own (a pretty-printed
+            object or list) is read whole, as one document; otherwise each non-blank
+            line is one JSON record (JSONL), read as it streams, and a one-line list
+            yields its items.  A canonical text is one record.
+        errors: ``"raise"`` (default): yield every good record, then raise one
+            :class:`RecordsError` listing every bad line; ``"collect"``: yield a
+            :class:`BadRecord` in place of each bad line.
+        lane: a lane name to stamp on every record (the pytest plugin passes the file's).
+
+    Yields:
+        :class:`Record` (and, with ``errors="collect"``, :class:`BadRecord`), lazily: a
+        JSONL file of a million lines is never held in memory at once.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for a missing or unreadable file, text that
+            is not UTF-8, or a source of another type; ``input_too_large`` beyond
+            :data:`MAX_SOURCE_BYTES`; :class:`RecordsError` after the good records
+            (``errors="raise"``).
+    """
+    if errors not in ("raise", "collect"):
+        raise MathGraphError("malformed_input", f"errors is 'raise' or 'collect', found {clip(errors)}", "errors")
+    name, lines = _lines(source)
+    bad: list[BadRecord] = []
+
+    def fail(number: int, exc: MathGraphError | UnitRefusal) -> BadRecord:
+        error = (
+            exc if isinstance(exc, MathGraphError) else MathGraphError(exc.reason, exc.explain(), f"{name}:{number}")
+        )
+        bad.append(BadRecord(name, number, error))
+        return bad[-1]
+
+    number, first = 0, ""
+    for number, first in enumerate(lines, start=1):  # noqa: B007 - the first non-blank line is kept
+        if first.strip():
+            break
+    else:
+        return
+    if first.lstrip().startswith(_CANONICAL_STARTS):
+        yield to_record(first + "".join(lines), name, 0, lane)
+        return
+    try:
+        head: object = loads_exact(first.strip())
+    except UnitRefusal as exc:
+        head = exc
+    if isinstance(head, UnitRefusal) and first.lstrip()[:1] in ("{", "["):  # one pretty-printed document
+        text = first + "".join(lines)
+        try:
+            head = loads_exact(text)
+        except UnitRefusal as exc:
+            item = fail(number, exc)
+            if errors == "collect":
+                yield item
+            head = None
+        items = list(enumerate(head, start=1)) if isinstance(head, list) else [(0, head)] if head is not None else []
+    elif isinstance(head, list):
+        items = list(enumerate(head, start=1))
+    else:
+        items = []
+        try:
+            if isinstance(head, UnitRefusal):
+                raise head
+            yield to_record(head, name, number, lane)
+        except (MathGraphError, UnitRefusal) as exc:
+            item = fail(number, exc)
+            if errors == "collect":
+                yield item
+        for number, line in enumerate(lines, start=number + 1):  # noqa: B020 - the count goes on
+            if not line.strip():
+                continue
+            try:
+                yield to_record(loads_exact(line.strip()), name, number, lane)
+            except (MathGraphError, UnitRefusal) as exc:
+                item = fail(number, exc)
+                if errors == "collect":
+                    yield item
+    for index, value in items:
+        try:
+            yield to_record(value, name, index, lane)
+        except MathGraphError as exc:
+            item = fail(index, exc)
+            if errors == "collect":
+                yield item
+    if bad and errors == "raise":
+        raise RecordsError(name, tuple(bad))
+
+
+__all__ = ["BadRecord", "Gold", "Record", "RecordsError", "read_records", "to_record"]

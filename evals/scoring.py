@@ -1,0 +1,187 @@
+"""Scoring one record against its gold: ``correct``, ``wrong``, ``refused_expected``, ``refused_unexpected`` or ``error``.
+
+:func:`score_record` binds a :class:`adapters.corpus.Record` (any layout
+:func:`adapters.corpus.read_records` reads), verifies it, and compares the certified
+answer with the gold value *and* unit, or the refusal with the expected reason.  A
+refusal is never ``wrong``: it is ``refused_expected`` or ``refused_unexpected``.  Only
+an answer that differs from the gold is ``wrong``, and a failure that is not one of the
+library's typed refusals is ``error``.  The result carries what a failure message
+needs: the expected and found outcome, the root cause, and the verifier's trace.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from adapters.corpus import Record
+    from units import UnitVocabulary
+
+OUTCOMES: Final[tuple[str, ...]] = ("correct", "wrong", "refused_expected", "refused_unexpected", "error")
+"""Every outcome of a scored case, in the order tables show them."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """The score of one case.
+
+    Attributes:
+        lane: the lane (or source file) the case belongs to.
+        case_id: the record's id.
+        outcome: one of :data:`OUTCOMES`.
+        expected: the gold as text (``"8 apples"``, ``"refusal unknown_unit"``).
+        got: what came back as text (``"5 apples"``, ``"refusal unknown_unit"``).
+        seconds: wall time of binding and verifying.
+        cause: the root cause of a refusal or error, or why an answer is wrong (``""`` if correct).
+        trace: the verifier's report lines (equations, proofs, answers), for a failure message.
+        where: ``file:line`` of the record, or ``""``.
+    """
+
+    lane: str
+    case_id: str
+    outcome: str
+    expected: str
+    got: str
+    seconds: float
+    cause: str = ""
+    trace: tuple[str, ...] = ()
+    where: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data (``seconds`` rounded to milliseconds; no trace)."""
+        return {
+            "lane": self.lane,
+            "id": self.case_id,
+            "outcome": self.outcome,
+            "expected": self.expected,
+            "got": self.got,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def _fraction_text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def _same_unit(found: str | None, gold: str | None, vocab: UnitVocabulary) -> bool:
+    """Equal surfaces, or two surfaces of one lemma (``inch``/``inches``); anything else differs."""
+    if found == gold:
+        return True
+    if found is None or gold is None:
+        return False
+    from units import UnitRefusal
+
+    try:
+        return vocab.resolve(found).lemma == vocab.resolve(gold).lemma
+    except UnitRefusal:
+        return False
+
+
+def score_record(
+    record: Record,
+    *,
+    vocab: UnitVocabulary | None = None,
+    count_nouns: str = "declared",
+    policy: str | None = None,
+    lane: str | None = None,
+) -> CaseResult:
+    """Bind, verify and score one record against its gold (never raises for the record's content).
+
+    Args:
+        record: a :class:`adapters.corpus.Record`; one without gold scores ``error``.
+        vocab: the base vocabulary (default: :func:`units.default_vocabulary`); the
+            record's own ``vocab`` declarations are applied on top.
+        count_nouns: ``"declared"`` or ``"auto"`` (see :func:`adapters.records.bind_record`).
+        policy: ``"count_exact"`` or ``"integer"``, overriding the record's own; ``None``
+            keeps the record's (``integer`` for relational records).
+        lane: the lane name for the result (default: the record's lane, else its source).
+
+    Returns:
+        A :class:`CaseResult`.  Outcomes: ``correct`` (the gold value in the gold unit),
+        ``wrong`` (a certified answer that differs in value or unit, or an answer where
+        a refusal was expected), ``refused_expected``, ``refused_unexpected``, ``error``
+        (an untyped failure, or a record without gold).
+    """
+    from adapters import MathGraphError
+    from units import UnitRefusal
+    from verifier.errors import BindingGraphError
+
+    name = lane if lane is not None else (record.lane or record.source)
+    gold = record.gold
+    expected = str(gold) if gold is not None else "(no gold)"
+    start = time.perf_counter()
+
+    def result(outcome: str, got: str, cause: str = "", trace: tuple[str, ...] = ()) -> CaseResult:
+        seconds = time.perf_counter() - start
+        return CaseResult(name, record.id, outcome, expected, got, seconds, cause, trace, record.where)
+
+    if gold is None:
+        return result("error", "(not run)", "the record has no gold answer, expected refusal or category")
+    try:
+        if gold.category is not None:
+            category = _category(record)
+            outcome = "correct" if category == gold.category else "wrong"
+            return result(outcome, f"category {category}", "" if outcome == "correct" else f"classified {category}")
+        found = _answer(record, vocab, count_nouns, policy)
+    except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
+        found = _Found(exc.reason, None, None, str(exc), ())
+    except Exception as exc:  # an untyped failure is the library's defect: score it, never hide it
+        return result("error", f"{type(exc).__name__}", f"{type(exc).__name__}: {exc}"[:500])
+    if found.refusal is not None:
+        outcome = "refused_expected" if gold.refusal == found.refusal else "refused_unexpected"
+        return result(outcome, f"refusal {found.refusal}", found.cause, found.trace)
+    value = found.value if found.value is not None else Fraction(0)
+    text = f"{_fraction_text(value)} {found.unit}" if found.unit else _fraction_text(value)
+    if gold.refusal is not None:
+        return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace)
+    from units import default_vocabulary
+
+    same_unit = _same_unit(found.unit, gold.unit, vocab or default_vocabulary())
+    if value == gold.value and same_unit:
+        return result("correct", text, "", found.trace)
+    why = "the value differs" if value != gold.value else f"the unit differs ({found.unit} vs {gold.unit})"
+    return result("wrong", text, why, found.trace)
+
+
+class _Found(NamedTuple):
+    """What verifying a record gave: a refusal reason, or a certified value and unit."""
+
+    refusal: str | None
+    value: Fraction | None
+    unit: str | None
+    cause: str
+    trace: tuple[str, ...]
+
+
+def _answer(record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None) -> _Found:
+    """Bind and verify a record; its first unknown's answer or refusal, with the report's lines."""
+    from adapters.records import bind_record
+    from verifier import Answer, verify
+
+    bound = bind_record(record.data, record.format, vocab, count_nouns=count_nouns)
+    report = verify(bound.graph, bound.vocab, policy or bound.policy)
+    trace = tuple(report.lines())
+    if not report.answers:
+        return _Found("malformed_input", None, None, "the graph asks for nothing", trace)
+    answer = next(iter(report.answers.values()))
+    if isinstance(answer, Answer):
+        return _Found(None, Fraction(int(answer.value.p), int(answer.value.q)), answer.unit, "", trace)
+    return _Found(answer.reason, None, None, str(answer), trace)
+
+
+def _category(record: Record) -> str:
+    """The cross-check category of a one-equation record (the ``crosscheck`` lane's cases)."""
+    from adapters.records import equation_from_record, vocabulary_for
+    from verifier import check_equation
+    from verifier.crosscheck import _Classifier
+
+    data = record.data
+    inner = data.get("input") if isinstance(data, dict) else data
+    equation, symbols, theirs = equation_from_record(inner)
+    vocab = vocabulary_for(data)
+    verdict = check_equation(equation, symbols, vocab)
+    category, _ = _Classifier(vocab).classify(verdict, theirs, equation, symbols)
+    return category
