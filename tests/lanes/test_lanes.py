@@ -8,16 +8,10 @@ from pathlib import Path
 import pytest
 
 import evals
-from evals.runner import LANES, lane_cases, run_case
+from evals.runner import lane_cases, run_case
 
-CASES = [(lane, case) for lane in LANES for case in lane_cases(lane)]
-
-
-@pytest.mark.parametrize(("lane", "case"), CASES, ids=[f"{lane}::{case['id']}" for lane, case in CASES])
-def test_lane_case_is_not_wrong(lane: str, case: dict[str, object]) -> None:
-    """A bundled case is correct or refused; a wrong answer or an error fails, naming expected and found."""
-    result = run_case(lane, case)
-    assert result.outcome not in ("wrong", "error"), f"{result.case_id}: expected {result.expected}, got {result.got}"
+# Every bundled case is a test item of its own through our pytest plugin (pyproject's bgverify_lanes);
+# these tests check the lane files' shape and the runner.
 
 
 def test_soundness_lane_is_bundled_and_large() -> None:

@@ -407,7 +407,7 @@ ADMITTED: dict[str, Admit] = {
         "a/op_000__chunk",
         "unit_partition: [length,length] -> count",
         "dozen",
-        "a=1 op_000__chunk=1",
+        "a=12 op_000__chunk=1",  # each chunk is one dozen: 1 ft / 1 in = 12 chunks = 12 dozen (SPEC §5 R-count)
     ),
     "unit-partition-literal-chunk": Admit(
         "unit_partition",

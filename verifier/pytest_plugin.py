@@ -1,0 +1,285 @@
+"""The ``bgverify`` pytest plugin: lane files become test items that gate on ``wrong == 0`` (SPEC §9).
+
+Installed with the package (entry point ``pytest11``), it does nothing until a lane is
+configured.  Configure lanes with an ini line (``pyproject.toml``'s
+``[tool.pytest.ini_options]``, ``pytest.ini``, ``tox.ini`` or ``setup.cfg``)::
+
+    bgverify_lanes = ["evals/*.jsonl"]
+
+or on the command line, ``--bgverify-lane PATH`` (repeatable).  Every record of a lane
+file (any layout :func:`adapters.corpus.read_records` reads) is one test item, with
+the id ``path::case-id``:
+
+* a correct answer or an expected refusal **passes**;
+* a wrong answer, an untyped error, or an unreadable record **fails**, with the
+  expected and found values and units, the root cause and the verifier's trace;
+* an unexpected refusal (the library refused where the gold has an answer) is never
+  hidden: by default it is reported as **xfail** (shown in the ``-ra`` summary and in
+  the plugin's table, but not failing the run, since a refusal is never a wrong
+  answer); ``bgverify_unexpected_refusal = fail`` makes it fail, ``pass`` lets it pass.
+
+Options (ini name / command line):
+
+====================================  ==========================================  ===========
+``bgverify_lanes``                    ``--bgverify-lane PATH``                    globs / paths
+``bgverify_count_nouns``              ``--bgverify-count-nouns``                  ``declared`` (default) or ``auto``
+``bgverify_policy``                   ``--bgverify-policy``                       ``count_exact`` or ``integer`` (default: each record's own)
+``bgverify_unexpected_refusal``       ``--bgverify-unexpected-refusal``           ``xfail`` (default), ``fail`` or ``pass``
+====================================  ==========================================  ===========
+
+A record's own ``vocab`` declarations and ``policy`` apply as well.  At the end the
+plugin prints one table: lane, correct, wrong, refused as expected, refused
+unexpectedly, error.
+
+Fixtures: ``bgverify_vocabulary`` (the default vocabulary) and ``bgverify_verify`` (a
+callable that verifies a graph in any supported form, with count nouns handled as
+configured).  Nothing heavy is imported until a lane item runs or a fixture is used.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import pytest
+
+pytest.register_assert_rewrite("verifier.testing")
+
+if TYPE_CHECKING:
+    from adapters.corpus import BadRecord, Record
+    from evals.scoring import CaseResult
+    from units import UnitVocabulary
+    from verifier.values import GraphReport
+
+COUNT_NOUN_CHOICES: Final[tuple[str, ...]] = ("declared", "auto")
+POLICY_CHOICES: Final[tuple[str, ...]] = ("count_exact", "integer")
+UNEXPECTED_CHOICES: Final[tuple[str, ...]] = ("xfail", "fail", "pass")
+_RESULTS: Final = pytest.StashKey[dict[str, Counter[str]]]()
+_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
+    ("correct", "correct"),
+    ("wrong", "wrong"),
+    ("refused_expected", "refused as expected"),
+    ("refused_unexpected", "refused unexpectedly"),
+    ("error", "error"),
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """The ini options and their ``--bgverify-…`` command-line forms."""
+    group = parser.getgroup("bgverify", "binding-graph verifier lanes")
+    group.addoption(
+        "--bgverify-lane", action="append", default=[], metavar="PATH", help="a lane file to collect (repeatable)"
+    )
+    group.addoption(
+        "--bgverify-count-nouns", choices=COUNT_NOUN_CHOICES, help="count-noun handling (default: declared)"
+    )
+    group.addoption("--bgverify-policy", choices=POLICY_CHOICES, help="division policy (default: each record's own)")
+    group.addoption(
+        "--bgverify-unexpected-refusal",
+        choices=UNEXPECTED_CHOICES,
+        help="how an unexpected refusal counts (default: xfail)",
+    )
+    parser.addini("bgverify_lanes", "globs of lane files, relative to the rootdir", type="args", default=[])
+    parser.addini("bgverify_count_nouns", "declared (default) or auto", default="declared")
+    parser.addini("bgverify_policy", "count_exact or integer (default: each record's own)", default="")
+    parser.addini("bgverify_unexpected_refusal", "xfail (default), fail or pass", default="xfail")
+
+
+def _setting(config: pytest.Config, name: str, choices: tuple[str, ...], *, allow_empty: bool = False) -> str:
+    value = config.getoption(f"--bgverify-{name.replace('_', '-')}") or config.getini(f"bgverify_{name}")
+    value = str(value).strip()
+    if (value or not allow_empty) and value not in choices:
+        raise pytest.UsageError(f"bgverify_{name} must be one of {', '.join(choices)}; found {value!r}")
+    return value
+
+
+def _lane_globs(config: pytest.Config) -> list[str]:
+    return [str(g) for g in config.getini("bgverify_lanes")]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check the options; add the configured lane files to what pytest collects."""
+    _setting(config, "count_nouns", COUNT_NOUN_CHOICES)
+    _setting(config, "policy", POLICY_CHOICES, allow_empty=True)
+    _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES)
+    config.stash[_RESULTS] = {}
+    explicit = [str(Path(p)) for p in config.getoption("--bgverify-lane")]
+    for path in explicit:
+        if not Path(path).is_file():
+            raise pytest.UsageError(f"--bgverify-lane {path}: no such file")
+    from_ini: list[str] = []
+    if config.args_source != pytest.Config.ArgsSource.ARGS:  # a bare `pytest` run: the ini's lanes too
+        root = config.rootpath
+        for pattern in _lane_globs(config):
+            from_ini += sorted(str(p) for p in root.glob(pattern) if p.is_file())
+    for path in [*explicit, *from_ini]:
+        if path not in config.args:
+            config.args.append(path)
+
+
+def _is_lane(config: pytest.Config, path: Path) -> bool:
+    explicit = {Path(p).resolve() for p in config.getoption("--bgverify-lane")}
+    if path.resolve() in explicit:
+        return True
+    try:
+        relative = path.resolve().relative_to(config.rootpath.resolve()).as_posix()
+    except ValueError:
+        return False
+    return any(fnmatch.fnmatch(relative, pattern) for pattern in _lane_globs(config))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A configured lane file becomes a :class:`LaneFile`."""
+    if _is_lane(parent.config, file_path):
+        return LaneFile.from_parent(parent, path=file_path)
+    return None
+
+
+class LaneFailure(Exception):
+    """A lane case that scored ``wrong`` or ``error`` (or an unexpected refusal under ``fail``)."""
+
+    def __init__(self, result: CaseResult | None, message: str) -> None:
+        super().__init__(message)
+        self.result = result
+        self.message = message
+
+
+class LaneFile(pytest.File):
+    """A lane file: one :class:`LaneItem` per record (and per unreadable line)."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """Read the file with :func:`adapters.corpus.read_records`, collecting bad lines as failing items."""
+        from adapters import MathGraphError
+        from adapters.corpus import BadRecord, read_records
+
+        lane = self.path.stem
+        seen: Counter[str] = Counter()
+        try:
+            records = list(read_records(self.path, errors="collect", lane=lane))
+        except MathGraphError as exc:
+            records = [BadRecord(self.path.name, 0, exc)]
+        for record in records:
+            name = record.id if not isinstance(record, BadRecord) else f"line-{record.line}"
+            seen[name] += 1
+            if seen[name] > 1:
+                name = f"{name}#{seen[name]}"
+            yield LaneItem.from_parent(self, name=name, record=record)
+
+
+class LaneItem(pytest.Item):
+    """One lane case, scored by :func:`evals.scoring.score_record`."""
+
+    def __init__(self, *, record: Record | BadRecord, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.record = record
+
+    def runtest(self) -> None:
+        """Score the case; fail on wrong or error, and treat an unexpected refusal as configured."""
+        from adapters.corpus import BadRecord
+        from evals.scoring import score_record
+
+        config = self.config
+        lane = (
+            str(self.path.relative_to(config.rootpath)) if self.path.is_relative_to(config.rootpath) else self.path.name
+        )
+        counts = config.stash[_RESULTS].setdefault(lane, Counter())
+        record = self.record
+        if isinstance(record, BadRecord):
+            counts["error"] += 1
+            raise LaneFailure(None, f"{record.where}: unreadable record: {record.error}")
+        result = score_record(
+            record,
+            vocab=_vocabulary(config),
+            count_nouns=_setting(config, "count_nouns", COUNT_NOUN_CHOICES),
+            policy=_setting(config, "policy", POLICY_CHOICES, allow_empty=True) or None,
+            lane=lane,
+        )
+        counts[result.outcome] += 1
+        self.user_properties.append(("bgverify_outcome", result.outcome))
+        if result.outcome in ("wrong", "error"):
+            raise LaneFailure(result, _message(result))
+        if result.outcome == "refused_unexpected":
+            mode = _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES)
+            if mode == "fail":
+                raise LaneFailure(result, _message(result))
+            if mode == "xfail":
+                pytest.xfail(f"refused unexpectedly: expected {result.expected}, got {result.got}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        """The case, expected and found, root cause and trace (a plain message, no Python traceback)."""
+        if isinstance(excinfo.value, LaneFailure):
+            return excinfo.value.message
+        return str(super().repr_failure(excinfo, style=style))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        """Where the case is: its file and line."""
+        line = getattr(self.record, "line", 0)
+        return self.path, (line - 1 if line else None), f"bgverify case {self.name}"
+
+
+def _message(result: CaseResult) -> str:
+    lines = [
+        f"bgverify case {result.case_id} ({result.where}): {result.outcome.replace('_', ' ')}",
+        f"  expected: {result.expected}",
+        f"  found:    {result.got}",
+    ]
+    if result.cause:
+        lines.append(f"  cause:    {result.cause}")
+    if result.trace:
+        lines.append("  trace:")
+        lines += [f"    {line}" for line in result.trace]
+    return "\n".join(lines)
+
+
+def _vocabulary(config: pytest.Config) -> UnitVocabulary:
+    from units import default_vocabulary
+
+    return default_vocabulary()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """One table of lane outcomes, when any lane ran."""
+    results = config.stash.get(_RESULTS, {})
+    if not results:
+        return
+    terminalreporter.section("bgverify lanes")
+    width = max(len("lane"), *(len(lane) for lane in results), len("overall"))
+    header = f"{'lane':<{width}}" + "".join(f"{title:>22}" for _, title in _COLUMNS)
+    terminalreporter.write_line(header)
+    total: Counter[str] = Counter()
+    for lane in sorted(results):
+        counts = results[lane]
+        total.update(counts)
+        terminalreporter.write_line(f"{lane:<{width}}" + "".join(f"{counts.get(k, 0):>22}" for k, _ in _COLUMNS))
+    if len(results) > 1:
+        terminalreporter.write_line(f"{'overall':<{width}}" + "".join(f"{total.get(k, 0):>22}" for k, _ in _COLUMNS))
+
+
+@pytest.fixture(scope="session")
+def bgverify_vocabulary() -> UnitVocabulary:
+    """The default vocabulary (``units.default_vocabulary()``; built once, cached)."""
+    from units import default_vocabulary
+
+    return default_vocabulary()
+
+
+@pytest.fixture
+def bgverify_verify(
+    request: pytest.FixtureRequest, bgverify_vocabulary: UnitVocabulary
+) -> Callable[[object], GraphReport]:
+    """A callable verifying a graph in any supported form, with count nouns handled as configured.
+
+    ``bgverify_verify(graph)`` takes a ``BindingGraph``, a ``MathProblemGraph`` or a
+    record (dict or canonical text) and returns its :class:`~verifier.GraphReport`.
+    """
+    from verifier.testing import report_of
+
+    mode = _setting(request.config, "count_nouns", COUNT_NOUN_CHOICES)
+
+    def run(subject: object) -> GraphReport:
+        return report_of(subject, vocab=bgverify_vocabulary, count_nouns=mode)
+
+    return run
