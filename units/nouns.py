@@ -19,7 +19,7 @@ Nothing here knows of graphs: the caller passes surfaces.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
 IRREGULAR_PLURALS: Final[Mapping[str, str]] = {
@@ -79,8 +79,8 @@ UNCHANGED_PLURALS: Final[frozenset[str]] = frozenset(
 )
 """Words whose plural is the singular."""
 
-_NOT_PLURAL_ENDINGS: Final[tuple[str, ...]] = ("ss", "us", "is", "os")
-"""A word ending so is taken as singular already (``glass``, ``bus``, ``basis``)."""
+_NOT_PLURAL_ENDINGS: Final[tuple[str, ...]] = ("ss", "us")
+"""A word ending so is taken as singular already (``glass``, ``bus``)."""
 
 _LEMMA_UNSAFE: Final = re.compile(r"[^a-z0-9]+")
 
@@ -96,10 +96,12 @@ def singular_candidates(word: str) -> tuple[str, ...]:
 
     Returns:
         A non-empty tuple: ``("berry", "berrie")`` for ``"berries"``, ``("box", "boxe")``
-        for ``"boxes"``, ``("apple",)`` for ``"apples"`` and for ``"apple"``.  A singular
-        is its own only candidate.  Irregulars come from :data:`IRREGULAR_PLURALS` and
-        :data:`UNCHANGED_PLURALS`; the rest from English suffix rules (``-ies``,
-        ``-ves``, ``-ches``/``-shes``/``-sses``/``-xes``/``-zzes``, ``-s``).
+        for ``"boxes"``, ``("apple",)`` for ``"apples"`` and for ``"apple"``,
+        ``("basis", "basi")`` for ``"basis"``.  Irregulars come from
+        :data:`IRREGULAR_PLURALS` and :data:`UNCHANGED_PLURALS`; the rest from English
+        suffix rules (``-ies``, ``-ves``, ``-ches``/``-shes``/``-sses``/``-xes``,
+        ``-zzes``, ``-uses``, ``-is``, ``-s``).  A word that does not end in ``s`` is its
+        own only candidate.
     """
     if word in IRREGULAR_PLURALS:
         return (IRREGULAR_PLURALS[word],)
@@ -109,9 +111,42 @@ def singular_candidates(word: str) -> tuple[str, ...]:
         return (word[:-3] + "y", word[:-1])
     if word.endswith("ves"):
         return (word[:-3] + "f", word[:-3] + "fe", word[:-1])
-    if word.endswith(("ches", "shes", "sses", "xes", "zzes")):
+    if word.endswith("zzes"):
+        return (word[:-3], word[:-2])
+    if word.endswith(("ches", "shes", "sses", "xes")):
         return (word[:-2], word[:-1])
+    if word.endswith("uses"):
+        return (word[:-1], word[:-2])
+    if word.endswith("is"):
+        return (word, word[:-1])
     return (word[:-1],)
+
+
+def plural_forms(word: str) -> tuple[str, ...]:
+    """The plurals English rules give a lower-case singular (``berry`` → ``berries``, ``box`` → ``boxes``)."""
+    irregular = tuple(p for p, s in IRREGULAR_PLURALS.items() if s == word)
+    if irregular or word in UNCHANGED_PLURALS:
+        return (*irregular, word) if word in UNCHANGED_PLURALS else irregular
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return (word + "es",)
+    if len(word) > 1 and word.endswith("y") and word[-2] not in "aeiou":
+        return (word[:-1] + "ies",)
+    return (word + "s",)
+
+
+def noun_forms(surface: str) -> frozenset[str]:
+    """Every spelling of one noun, lower-cased: as written, its singulars, and their plurals.
+
+    ``noun_forms("Berries")`` is ``{"berries", "berry", "berrie", "berrys"}``-like: the
+    written form, each singular candidate and the plural of each.  Two nouns are one noun
+    when their forms meet; a typo is one edit from some form of another noun.
+    """
+    head, last = _words(surface)
+    out = {head + last}
+    for single in singular_candidates(last):
+        out.add(head + single)
+        out.update(head + plural for plural in plural_forms(single))
+    return frozenset(out)
 
 
 def _words(surface: str) -> tuple[str, str]:
@@ -150,7 +185,7 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for surface in given:
         keys = singular_keys(surface)
-        chosen = next((k for k in keys if k in spelled), keys[0])
+        chosen = next((k for k in keys if k in spelled and k != surface.lower()), keys[0])
         out[surface] = lemma_id(chosen)
     return out
 
@@ -177,62 +212,84 @@ def one_edit_apart(a: str, b: str, *, substitution: bool = True) -> bool:
     return a[i:] == b[i + 1 :]
 
 
+def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: Mapping[str, str]) -> bool:
+    """Whether two surfaces of one input are near misses of each other.
+
+    They are *one noun* when one, as written, is a spelling of the other (``apples`` and
+    ``Apple``) and both got one lemma; otherwise they miss each other when they share an
+    unwritten spelling (``puppie`` and ``puppy`` both pluralize to ``puppies``) or some
+    spellings of theirs are one edit apart.
+    """
+    mine, theirs = forms[noun], forms[other]
+    written = noun.casefold() in theirs or other.casefold() in mine
+    if written:
+        return lemmas[noun] != lemmas[other]
+    return bool(mine & theirs) or any(one_edit_apart(a, b) for a in mine for b in theirs)
+
+
 def near_misses(
-    nouns: Sequence[str], lexicon_surfaces: Iterable[str], context: Iterable[str] = ()
+    nouns: Sequence[str],
+    lexicon_surfaces: Iterable[str],
+    context: Iterable[str] = (),
+    *,
+    kind_in_use: Callable[[str], bool] | None = None,
 ) -> list[tuple[str, str]]:
     """The nouns that look like typos, each with the surface it is one edit from.
 
     Automatic declaration (SPEC §5) must never turn a typo into a new kind, so a noun
     is a near miss when:
 
-    * one of its singular forms is a lexicon surface (``feets`` → ``feet``: pint's
-      plural guessing, refused by SPEC §3);
-    * it is one insertion, deletion or transposition from a lexicon surface
-      (``feeet``, ``mlies``; a replaced letter is not enough, since ``cards`` and
-      ``yards`` are both words);
-    * it or its singular is one edit of any kind, replacement included, from another
-      surface of the same input or that surface's singular (``appels``, ``applws`` or
-      ``appless`` beside ``apples``), the nouns themselves and ``context`` (the input's
-      other unit surfaces) being compared, unless both share one lemma.
+    * some spelling of it (:func:`noun_forms`) is a lexicon surface written with other
+      capitals (``ml`` for ``mL``, ``FPS`` for ``fps``) or a singular or plural the
+      lexicon has (``feets`` → ``feet``, ``persons`` → ``person``);
+    * it is one insertion, deletion or transposition from a lexicon surface (``feeet``,
+      ``mlies``), or one replaced letter from a lexicon surface whose kind the input
+      uses (``minites`` in a graph of ``hours``; ``kind_in_use`` says which; ``cards``
+      in a graph with no length stays a noun);
+    * some spelling of it is one edit of any kind from, or the same as, some spelling of
+      another surface of the same input, unless one is as written a spelling of the
+      other and both share a lemma (``appels``, ``applws``, ``puppie`` beside
+      ``puppy``, ``foxse`` beside ``fox``; see :func:`_misses`).
 
-    Only lexicon surfaces and nouns of at least :data:`MIN_NEAR_MISS_CHARS` letters are
-    compared with each other (the lexicon's symbols are short: ``m``, ``g``, ``in``);
-    within one input every pair is.  Comparison is case-insensitive.
+    Only nouns of at least :data:`MIN_NEAR_MISS_CHARS` letters are compared by edits
+    with the lexicon (the lexicon's symbols are short: ``m``, ``g``, ``in``); capitals
+    and spellings are compared at every length, and so is every pair within one input.
+
+    Args:
+        nouns: the candidate nouns, as written.
+        lexicon_surfaces: every surface the vocabulary resolves (declared nouns included).
+        context: the input's other unit surfaces (the nouns themselves are always compared).
+        kind_in_use: ``surface -> bool``: whether the input uses a unit of that lexicon
+            surface's kind (default: never, so replacements are not compared with the lexicon).
 
     Returns:
         ``(noun, suggestion)`` pairs in the order of ``nouns``, each noun once.
     """
-    lexicon = {s.lower(): s for s in lexicon_surfaces if len(s) >= MIN_NEAR_MISS_CHARS and s.isascii()}
+    surfaces = [s for s in lexicon_surfaces if s.isascii()]
+    folded: dict[str, str] = {}
+    for surface in surfaces:
+        folded.setdefault(surface.casefold(), surface)
     by_len: dict[int, list[str]] = {}
-    for low in lexicon:
-        by_len.setdefault(len(low), []).append(low)
+    for surface in surfaces:
+        if len(surface) >= MIN_NEAR_MISS_CHARS:
+            by_len.setdefault(len(surface), []).append(surface)
     others = list(dict.fromkeys([*nouns, *context]))
-    lemma_of = noun_lemmas(others)
+    forms = {other: noun_forms(other) for other in others}
+    lemmas = noun_lemmas(others)
     out: list[tuple[str, str]] = []
     for noun in dict.fromkeys(nouns):
-        low = noun.lower()
-        hit = next((lexicon[k] for k in singular_keys(noun) if k in lexicon and k != low), None)
+        low = noun.casefold()
+        hit = next((folded[f] for f in sorted(forms[noun]) if f in folded and folded[f] != noun), None)
         if hit is None and len(low) >= MIN_NEAR_MISS_CHARS:
-            hit = next(
-                (
-                    lexicon[s]
-                    for n in (len(low) - 1, len(low), len(low) + 1)
-                    for s in by_len.get(n, ())
-                    if one_edit_apart(low, s, substitution=False)
-                ),
-                None,
-            )
+            for surface in (s for n in (len(low) - 1, len(low), len(low) + 1) for s in by_len.get(n, ())):
+                target = surface.casefold()
+                if one_edit_apart(low, target, substitution=False) or (
+                    kind_in_use is not None and one_edit_apart(low, target) and kind_in_use(surface)
+                ):
+                    hit = surface
+                    break
         if hit is None:
-            mine = lemma_of[noun]
-            hit = next(
-                (
-                    other
-                    for other in others
-                    if lemma_of[other] != mine
-                    and (one_edit_apart(mine, lemma_of[other]) or one_edit_apart(low, other.lower()))
-                ),
-                None,
-            )
+            hit = next((other for other in others if other != noun and _misses(noun, other, forms, lemmas)), None)
         if hit is not None:
             out.append((noun, hit))
     return out

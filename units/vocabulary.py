@@ -25,7 +25,7 @@ from units._pint import apply_calendar_convention, build_registry, define_base_u
 from units.dimension import BASE_DIMENSIONS, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
-from units.nouns import near_misses, noun_lemmas
+from units.nouns import near_misses, noun_forms, noun_lemmas
 
 MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
@@ -362,6 +362,8 @@ class UnitVocabulary:
         surfaces, :meth:`with_count_nouns` declares them (a singular and its plural as one
         kind), and no typo becomes a new kind: a near miss of a lexicon surface or of
         another surface of the same input (:func:`units.nouns.near_misses`) is refused.
+        A surface that is a spelling of a noun declared before (``Apples`` after
+        ``apples=fruit``) joins that noun's kind.
 
         Args:
             surfaces: the unit surfaces an input uses, as written (resolving ones are skipped).
@@ -379,18 +381,35 @@ class UnitVocabulary:
         nouns = self.declarable_nouns(given)
         if not nouns:
             return self
-        misses = near_misses(nouns, self._by_surface, context or given)
+        declared: dict[str, str] = {}  # a spelling of a noun declared before -> its lemma
+        for surface, lemma in self._parts.count_nouns:
+            for form in noun_forms(surface):
+                declared.setdefault(form, lemma)
+        mapped = {
+            n: lemmas.pop() for n in nouns if len(lemmas := {declared[f] for f in noun_forms(n) if f in declared}) == 1
+        }
+        fresh = [n for n in nouns if n not in mapped]
+        in_use: set[tuple[tuple[str, int], ...]] = set()
+        for surface in context or given:
+            try:
+                in_use.add(self.resolve(surface).kind)
+            except UnitRefusal:
+                continue
+        by_surface = self._by_surface
+        misses = near_misses(
+            fresh, by_surface, context or given, kind_in_use=lambda surface: by_surface[surface].kind in in_use
+        )
         if misses:
             written = [*given, *context]  # of two nouns that miss each other, the rarer is named the typo
             noun, hit = min(misses, key=lambda miss: written.count(miss[0]))
             more = f" ({len(misses) - 1} more near misses)" if len(misses) > 1 else ""
             raise UnitRefusal(
                 "unknown_unit",
-                f"not declared automatically, since it is one edit from {hit!r}: did you mean {hit!r}?{more}"
-                " Declare it explicitly if it is a noun of its own.",
+                f"not declared automatically: a near miss of {hit!r} (another spelling, or one edit away);"
+                f" did you mean {hit!r}?{more} Declare it explicitly if it is a noun of its own.",
                 noun,
             )
-        return self.with_count_nouns(nouns)
+        return self.with_count_nouns({**noun_lemmas(fresh), **mapped})
 
     def _derive(self, parts: _Parts, added: Mapping[str, str]) -> UnitVocabulary:
         """A vocabulary of ``parts`` that adds the count nouns ``added`` to this one, without a registry rebuild.

@@ -794,7 +794,9 @@ def _unit_partition(
     _no_offset(state, chunk)
     if lhs_ref is not None and lhs_ref.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"unit_partition makes a count; {eq.lhs_symbol_id} claims {lhs_ref.lemma}")
-    pieces = _scale(state.ref) / _scale(chunk.ref)  # the number of chunks *is* the R-count (SPEC §5): 48 socks / 2 socks = 24 pairs
+    pieces = _scale(state.ref) / _scale(
+        chunk.ref
+    )  # the number of chunks *is* the R-count (SPEC §5): 48 socks / 2 socks = 24 pairs
     parts = [(state, "state", state.dimension, pieces), (chunk, "chunk", chunk.dimension, _ONE)]
     parts = sorted(parts, key=lambda p: p[0].symbol_id) if chunk is not literal else parts
     result_dim = _COUNT if lhs_ref is not None else DIMENSIONLESS
