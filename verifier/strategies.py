@@ -1,0 +1,414 @@
+"""Hypothesis strategies for units, quantities, graphs and sound cases with their answers (SPEC §9).
+
+Shipped so that users can property-test their own readers and solvers::
+
+    from hypothesis import given
+    from verifier.strategies import math_problem_cases
+    from verifier.testing import assert_answer
+
+    @given(math_problem_cases())
+    def test_verifier_agrees(case):
+        graph, expected = case
+        assert_answer(graph, expected)
+
+:func:`math_problem_cases` draws a sound :class:`adapters.MathProblemGraph` together
+with its answer, computed *by construction* with plain :class:`fractions.Fraction`
+arithmetic over a small table of exact factors (NIST SP 811 for inch, foot, yard,
+ounce, pound, minute, hour; ISO 4217 minor units for cent), never with this library.
+By default every unit is a lexicon surface, so no count noun needs declaring.
+
+Importing this module registers :func:`math_problem_graphs` and :func:`binding_graphs`
+for ``st.from_type(MathProblemGraph)`` and ``st.from_type(BindingGraph)``.
+
+Raises:
+    ImportError: on import, when hypothesis is not installed (it is an optional
+        dependency: ``pip install 'binding-graph-verifier[test]'``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final
+
+try:
+    from hypothesis import strategies as st
+except ImportError as exc:  # pragma: no cover - exercised only without hypothesis
+    raise ImportError(
+        "verifier.strategies needs hypothesis, an optional dependency: pip install 'binding-graph-verifier[test]'"
+    ) from exc
+
+from adapters.math_graph import (
+    Comparison,
+    FractionPortion,
+    InitialPossession,
+    MathProblemGraph,
+    Operation,
+    PartitionChunk,
+    Quantity,
+    Rate,
+    Unknown,
+    bind_math_problem_graph,
+)
+from units import DimensionVector, UnitVocabulary, default_vocabulary
+from verifier.model import BindingGraph
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+FAMILIES: Final[dict[str, dict[str, Fraction]]] = {
+    # surface -> exact size in the family's smallest unit
+    "length": {"inches": Fraction(1), "feet": Fraction(12), "yards": Fraction(36)},  # NIST SP 811 B.8
+    "time": {"minutes": Fraction(1), "hours": Fraction(60)},  # NIST SP 811 B.8
+    "mass": {"ounces": Fraction(1), "pounds": Fraction(16)},  # avoirdupois, NIST SP 811 B.8
+    "money": {"cents": Fraction(1), "dollars": Fraction(100)},  # ISO 4217: USD has 2 minor-unit digits
+    "count": {"items": Fraction(1)},
+}
+"""The units :func:`math_problem_cases` writes, by family, with their sizes (the oracle's only unit facts)."""
+
+KINDS: Final[tuple[str, ...]] = (
+    "add",
+    "subtract",
+    "transfer",
+    "multiply",
+    "divide",
+    "compare_additive",
+    "compare_multiplicative",
+    "apply_rate",
+    "unit_partition",
+    "fraction_portion",
+)
+NAMES: Final[tuple[str, ...]] = ("Ana", "Ben", "Cy")
+_FAMILY_OF: Final[dict[str, str]] = {unit: fam for fam, units in FAMILIES.items() for unit in units}
+
+
+# ------------------------------------------------------------------ units and quantities
+
+
+def _dimension(dimension: DimensionVector | str | None) -> DimensionVector | None:
+    if dimension is None or isinstance(dimension, DimensionVector):
+        return dimension
+    return DimensionVector.from_axes({dimension: 1})
+
+
+def unit_surfaces(
+    dimension: DimensionVector | str | None = None, vocab: UnitVocabulary | None = None
+) -> SearchStrategy[str]:
+    """Unit surfaces the vocabulary resolves, optionally of one dimension.
+
+    Args:
+        dimension: a :class:`units.DimensionVector`, a base-dimension name (``"length"``,
+            ``"time"``, ``"mass"``, ``"money"``, ``"count"``, ``"temperature"``) or ``None``.
+        vocab: the vocabulary (default: :func:`units.default_vocabulary`).
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for an unknown dimension name (from
+            :meth:`DimensionVector.from_axes`).
+    """
+    voc = vocab or default_vocabulary()
+    want = _dimension(dimension)
+    surfaces = sorted(s for s in voc.surfaces() if want is None or voc.resolve(s).dimension == want)
+    return st.sampled_from(surfaces)
+
+
+def commensurable_pairs(vocab: UnitVocabulary | None = None) -> SearchStrategy[tuple[str, str]]:
+    """Pairs of surfaces of one kind that convert by a fixed factor (offset and calendar units left out).
+
+    ``vocab.factor(a, b)`` is defined for every pair drawn (SPEC §3: same kind, so
+    commensurable; calendar units need a convention and offset temperatures an affine
+    map, so neither is drawn).
+    """
+    voc = vocab or default_vocabulary()
+    by_kind: dict[object, list[str]] = {}
+    for surface in sorted(voc.surfaces()):
+        ref = voc.resolve(surface)
+        if not ref.is_offset and not ref.is_calendar and ref.scale is not None:
+            by_kind.setdefault(ref.kind, []).append(surface)
+    groups = [units for _, units in sorted(by_kind.items(), key=lambda kv: str(kv[0])) if len(units) > 1]
+    return st.sampled_from(groups).flatmap(lambda units: st.tuples(st.sampled_from(units), st.sampled_from(units)))
+
+
+def magnitudes(*, integral: bool = False, max_value: int = 100) -> SearchStrategy[Fraction]:
+    """Exact non-negative magnitudes: whole numbers, or fractions with small denominators (never floats)."""
+    whole = st.integers(0, max_value).map(Fraction)
+    if integral:
+        return whole
+    return st.one_of(whole, st.fractions(min_value=0, max_value=max_value, max_denominator=12))
+
+
+def quantities(
+    dimension: DimensionVector | str | None = None, vocab: UnitVocabulary | None = None
+) -> SearchStrategy[Quantity]:
+    """:class:`adapters.Quantity` values: an exact magnitude in a unit surface (counts whole)."""
+    voc = vocab or default_vocabulary()
+    count = DimensionVector.from_axes({"count": 1})
+
+    def build(unit: str) -> SearchStrategy[Quantity]:
+        return magnitudes(integral=voc.resolve(unit).dimension == count).map(lambda v: Quantity(v, unit))
+
+    return unit_surfaces(dimension, voc).flatmap(build)
+
+
+# ------------------------------------------------------------------ sound graphs, with their answers
+
+
+@dataclass
+class _World:
+    """The oracle's holdings: (entity, family) -> exact amount in the family's smallest unit."""
+
+    holdings: dict[tuple[str, str], Fraction] = field(default_factory=dict)
+    written: dict[tuple[str, str], str] = field(default_factory=dict)  # a unit the graph wrote for the holding
+    partitions: dict[str, str] = field(default_factory=dict)  # entity -> family of its latest partition's count
+
+    def families(self, entity: str) -> list[str]:
+        return sorted(fam for (e, fam) in self.holdings if e == entity)
+
+
+def _unit_in(draw: st.DrawFn, family: str) -> str:
+    return draw(st.sampled_from(sorted(FAMILIES[family])))
+
+
+def _amount(draw: st.DrawFn, family: str, unit: str, *, most: Fraction | None = None) -> Fraction:
+    """A written amount in ``unit``: whole for counts; at most ``most`` (in the smallest unit) when given."""
+    size = FAMILIES[family][unit]
+    top = 20 if most is None else int(most / size)
+    if family == "count" or most is not None:
+        return Fraction(draw(st.integers(0 if most is not None else 1, max(top, 0))))
+    return draw(st.fractions(min_value=Fraction(1, 4), max_value=20, max_denominator=4))
+
+
+def _op(draw: st.DrawFn, world: _World, kind: str, entities: Sequence[str]) -> Operation | None:
+    """One operation of ``kind`` that is sound in ``world`` (and applied to it), or ``None`` when none is."""
+    actor = draw(st.sampled_from(list(entities)))
+    held = world.families(actor)
+    others = [e for e in entities if e != actor]
+    if kind == "add":
+        family = draw(st.sampled_from(held or sorted(FAMILIES)))
+        unit = _unit_in(draw, family)
+        value = _amount(draw, family, unit)
+        key = (actor, family)
+        world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
+        world.written.setdefault(key, unit)
+        return Operation(actor, kind, Quantity(value, unit))
+    if not held and kind not in ("compare_additive", "compare_multiplicative"):
+        return None
+    if kind in ("subtract", "transfer"):
+        if kind == "transfer" and not others:
+            return None
+        family = draw(st.sampled_from(held))
+        unit = _unit_in(draw, family)
+        value = _amount(draw, family, unit, most=world.holdings[(actor, family)])
+        world.holdings[(actor, family)] -= value * FAMILIES[family][unit]
+        if kind == "subtract":
+            return Operation(actor, kind, Quantity(value, unit))
+        target = draw(st.sampled_from(others))
+        key = (target, family)
+        world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
+        world.written.setdefault(key, unit)
+        return Operation(actor, kind, Quantity(value, unit), target)
+    if kind in ("multiply", "divide"):
+        family = draw(st.sampled_from(held))
+        factor = draw(st.integers(2, 4))
+        amount = world.holdings[(actor, family)]
+        if kind == "divide" and family == "count" and amount % factor:
+            return None
+        world.holdings[(actor, family)] = amount * factor if kind == "multiply" else amount / factor
+        return Operation(actor, kind, Quantity(Fraction(factor), world.written[(actor, family)]))
+    if kind in ("compare_additive", "compare_multiplicative"):
+        refs = [e for e in others if world.families(e)]
+        if not refs:
+            return None
+        ref = draw(st.sampled_from(refs))
+        ref_families = world.families(ref)
+        if kind == "compare_multiplicative" and len(ref_families) != 1:
+            return None
+        family = draw(st.sampled_from(ref_families))
+        if (actor, family) in world.holdings:
+            return None
+        base = world.holdings[(ref, family)]
+        if kind == "compare_additive":
+            unit = _unit_in(draw, family)
+            more = draw(st.booleans())
+            value = _amount(draw, family, unit, most=None if more else base)
+            delta = value * FAMILIES[family][unit]
+            world.holdings[(actor, family)] = base + delta if more else base - delta
+            world.written[(actor, family)] = world.written[(ref, family)]
+            direction = "more" if more else "fewer"
+            return Operation(actor, kind, Comparison(ref, direction, delta=Quantity(value, unit)))
+        times = draw(st.booleans())
+        ratio = Fraction(draw(st.integers(2, 4))) if times else Fraction(1, draw(st.integers(2, 4)))
+        if family == "count" and (base * ratio).denominator != 1:
+            return None
+        world.holdings[(actor, family)] = base * ratio
+        world.written[(actor, family)] = world.written[(ref, family)]
+        return Operation(actor, kind, Comparison(ref, "times" if times else "fraction", factor=ratio))
+    if kind == "apply_rate":  # money per unit of time, length or mass held: the money holding is declared
+        family = draw(st.sampled_from(held))
+        if family in ("money", "count") or (actor, "money") in world.holdings:
+            return None
+        per = _unit_in(draw, family)
+        money = _unit_in(draw, "money")
+        rate = Fraction(draw(st.integers(1, 9)))
+        world.holdings[(actor, "money")] = (
+            world.holdings[(actor, family)] / FAMILIES[family][per] * rate * (FAMILIES["money"][money])
+        )
+        world.written[(actor, "money")] = money
+        return Operation(actor, kind, Rate(rate, money, per))
+    if kind == "unit_partition":  # a length, time or mass holding cut into whole items; the holding is kept
+        family = draw(st.sampled_from(held))
+        if family in ("count", "money") or (actor, "count") in world.holdings:
+            return None
+        unit = _unit_in(draw, family)
+        amount = world.holdings[(actor, family)]
+        chunks = [n for n in range(1, 13) if (amount / (n * FAMILIES[family][unit])).denominator == 1 and amount > 0]
+        if not chunks:
+            return None
+        chunk = Fraction(draw(st.sampled_from(chunks)))
+        world.holdings[(actor, "count")] = amount / (chunk * FAMILIES[family][unit])
+        world.written[(actor, "count")] = "items"
+        world.partitions[actor] = "count"
+        return Operation(actor, kind, PartitionChunk(chunk, unit, "items"))
+    # fraction_portion: the count made by the actor's latest partition loses n/d of itself (a whole portion)
+    made = world.partitions.get(actor)
+    if made is None:
+        return None
+    amount = world.holdings[(actor, made)]
+    den = draw(st.integers(2, 4))
+    num = draw(st.integers(0, den))
+    if (amount * num / den).denominator != 1:
+        return None
+    world.holdings[(actor, made)] = amount - amount * num / den
+    referent = draw(st.sampled_from(["that", "it", "them", "rest", "the_rest"]))
+    return Operation(actor, kind, FractionPortion(Fraction(num), Fraction(den), referent))
+
+
+@st.composite
+def _cases(draw: st.DrawFn, kinds: tuple[str, ...], max_operations: int) -> tuple[MathProblemGraph, Fraction]:
+    entities = tuple(NAMES[: draw(st.integers(1, len(NAMES)))])
+    world = _World()
+    initial: list[InitialPossession] = []
+    for entity in entities:
+        if draw(st.booleans()) or not initial:
+            family = draw(st.sampled_from(sorted(FAMILIES)))
+            unit = _unit_in(draw, family)
+            value = _amount(draw, family, unit)
+            world.holdings[(entity, family)] = value * FAMILIES[family][unit]
+            world.written[(entity, family)] = unit
+            initial.append(InitialPossession(entity, Quantity(value, unit)))
+    operations = []
+    for _ in range(draw(st.integers(0, max_operations))):
+        op = _op(draw, world, draw(st.sampled_from(kinds)), entities)
+        if op is not None:
+            operations.append(op)
+    asked_entity = draw(st.sampled_from([*entities, None]))
+    held = sorted({fam for (e, fam) in world.holdings if asked_entity in (None, e)})
+    if not held:  # the asked entity holds nothing: ask the whole graph instead
+        asked_entity, held = None, sorted({fam for (_, fam) in world.holdings})
+    askable = [f for f in held if _askable(operations, asked_entity, f)]
+    family = draw(st.sampled_from(askable))
+    unit = _unit_in(draw, family)
+    total = sum(v for (e, fam), v in world.holdings.items() if fam == family and asked_entity in (None, e))
+    graph = MathProblemGraph(entities, tuple(initial), tuple(operations), Unknown(asked_entity, unit))
+    return graph, Fraction(total) / FAMILIES[family][unit]
+
+
+def _askable(operations: Sequence[Operation], entity: str | None, family: str) -> bool:
+    """Whether ADR-0135 maps a question about ``family`` to a form: one touched by a rate asks its money or its per-unit.
+
+    (``verifier.targets``: an unknown whose operations include ``apply_rate`` and no
+    comparison must be in the rate's numerator or denominator kind.)
+    """
+    touching = [
+        op
+        for op in operations
+        if entity is None or entity in (op.actor, op.target, getattr(op.operand, "reference_actor", None))
+    ]
+    kinds = {op.kind for op in touching}
+    if "apply_rate" not in kinds or kinds & {"compare_additive", "compare_multiplicative"}:
+        return True
+    rates = [op.operand for op in touching if isinstance(op.operand, Rate)]
+    return any(family in (_FAMILY_OF[r.numerator_unit], _FAMILY_OF[r.denominator_unit]) for r in rates)
+
+
+def math_problem_cases(
+    kinds: Iterable[str] = KINDS, max_operations: int = 5
+) -> SearchStrategy[tuple[MathProblemGraph, Fraction]]:
+    """``(graph, expected_answer)``: a sound graph and the exact answer to its unknown, in the unknown's unit.
+
+    The answer is computed while the graph is drawn, operation by operation, with
+    ``Fraction`` arithmetic in each family's smallest unit (:data:`FAMILIES`); the
+    library is not consulted.  Every unit is a lexicon surface; counts stay whole,
+    nothing goes negative, and no operation is drawn that SPEC §5 refuses (a
+    comparison's actor never already holds the kind, a partition always divides
+    exactly), so ``verifier.testing.assert_answer(graph, expected)`` holds.
+
+    Args:
+        kinds: the operation kinds to draw from (a subset of :data:`KINDS`).
+        max_operations: the most operations a graph has (shrinks towards none).
+
+    Raises:
+        ValueError: an unknown kind, or ``max_operations`` below 0.
+    """
+    chosen = tuple(dict.fromkeys(kinds))
+    unknown = sorted(set(chosen) - set(KINDS))
+    if unknown or not chosen:
+        raise ValueError(f"kinds must be a non-empty subset of {list(KINDS)}; unknown: {unknown}")
+    if max_operations < 0:
+        raise ValueError(f"max_operations must be >= 0, found {max_operations}")
+    return _cases(chosen, max_operations)
+
+
+def math_problem_graphs(kinds: Iterable[str] = KINDS, max_operations: int = 5) -> SearchStrategy[MathProblemGraph]:
+    """Valid, sound :class:`adapters.MathProblemGraph` values that bind (see :func:`math_problem_cases`)."""
+    return math_problem_cases(kinds, max_operations).map(lambda case: case[0])
+
+
+def binding_graphs(kinds: Iterable[str] = KINDS, max_operations: int = 5) -> SearchStrategy[BindingGraph]:
+    """:class:`verifier.BindingGraph` values: sound math problem graphs, bound."""
+    return math_problem_graphs(kinds, max_operations).map(bind_math_problem_graph)
+
+
+@st.composite
+def _relations(draw: st.DrawFn, max_relations: int) -> dict[str, object]:
+    names = [f"e{i}" for i in range(draw(st.integers(1, max_relations)))]
+    relations: list[dict[str, object]] = [{"kind": "fact", "entity": names[0], "value": draw(st.integers(0, 50))}]
+    for i, name in enumerate(names[1:], start=1):
+        ref = names[draw(st.integers(0, i - 1))]
+        kind = draw(st.sampled_from(["fact", "more_than", "times_as_many", "sum_of"]))
+        if kind == "fact":
+            relations.append({"kind": kind, "entity": name, "value": draw(st.integers(0, 50))})
+        elif kind == "more_than":
+            relations.append({"kind": kind, "entity": name, "ref": ref, "delta": draw(st.integers(0, 20))})
+        elif kind == "times_as_many":
+            relations.append({"kind": kind, "entity": name, "ref": ref, "factor": draw(st.integers(1, 4))})
+        else:
+            parts = sorted(set(draw(st.lists(st.sampled_from(names[:i]), min_size=1, max_size=3))))
+            relations.append({"kind": kind, "entity": name, "parts": parts})
+    return {"relations": relations, "query": {"entity": draw(st.sampled_from(names)), "unit": "items"}}
+
+
+def relations(max_relations: int = 5) -> SearchStrategy[dict[str, object]]:
+    """Relational records ``{"relations": [...], "query": {...}}`` that :func:`adapters.bind_relations` binds.
+
+    Facts, ``more_than``, ``times_as_many`` and ``sum_of`` over earlier entities only
+    (so every entity is defined once, and the query is answerable), in ``items``.
+    """
+    return _relations(max_relations)
+
+
+st.register_type_strategy(MathProblemGraph, math_problem_graphs())
+st.register_type_strategy(BindingGraph, binding_graphs())
+
+__all__ = [
+    "FAMILIES",
+    "KINDS",
+    "binding_graphs",
+    "commensurable_pairs",
+    "magnitudes",
+    "math_problem_cases",
+    "math_problem_graphs",
+    "quantities",
+    "relations",
+    "unit_surfaces",
+]
