@@ -364,6 +364,71 @@ def math_problem_graphs(kinds: Iterable[str] = KINDS, max_operations: int = 5) -
     return math_problem_cases(kinds, max_operations).map(lambda case: case[0])
 
 
+@st.composite
+def _schema_valid(
+    draw: st.DrawFn, units: tuple[str, ...], names: tuple[str, ...], max_operations: int
+) -> MathProblemGraph:
+    positive = st.fractions(min_value=Fraction(1, 8), max_value=20, max_denominator=8)
+    amount = magnitudes(max_value=30)
+    entities = tuple(draw(st.lists(st.sampled_from(names), min_size=1, max_size=3, unique=True)))
+    keys = draw(st.lists(st.tuples(st.sampled_from(entities), st.sampled_from(units)), unique=True, max_size=4))
+    initial = tuple(InitialPossession(e, Quantity(draw(amount), u)) for e, u in keys)
+    operations = []
+    for _ in range(draw(st.integers(0, max_operations))):
+        actor = draw(st.sampled_from(entities))
+        others = [e for e in entities if e != actor]
+        kind = draw(st.sampled_from([k for k in KINDS if others or k not in _NEEDS_ANOTHER]))
+        target = draw(st.sampled_from(others)) if kind == "transfer" else None
+        operand: object
+        if kind in ("add", "subtract", "multiply", "divide", "transfer"):
+            operand = Quantity(draw(amount), draw(st.sampled_from(units)))
+        elif kind == "apply_rate":
+            operand = Rate(draw(positive), draw(st.sampled_from(units)), draw(st.sampled_from(units)))
+        elif kind == "compare_additive":
+            more = draw(st.sampled_from(["more", "fewer"]))
+            operand = Comparison(
+                draw(st.sampled_from(others)), more, delta=Quantity(draw(amount), draw(st.sampled_from(units)))
+            )
+        elif kind == "compare_multiplicative":
+            times = draw(st.booleans())
+            below_one = st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8)
+            operand = Comparison(
+                draw(st.sampled_from(others)),
+                "times" if times else "fraction",
+                factor=draw(positive if times else below_one),
+            )
+        elif kind == "unit_partition":
+            operand = PartitionChunk(draw(positive), draw(st.sampled_from(units)), draw(st.sampled_from(units)))
+        else:
+            den = draw(st.integers(1, 6))
+            referent = draw(st.sampled_from(["that", "it", "them", "rest", "the_rest"]))
+            operand = FractionPortion(Fraction(draw(st.integers(0, den))), Fraction(den), referent)
+        operations.append(Operation(actor, kind, operand, target))
+    unknown = Unknown(draw(st.sampled_from([*entities, None])), draw(st.sampled_from(units)))
+    return MathProblemGraph(entities, initial, tuple(operations), unknown)
+
+
+_NEEDS_ANOTHER: Final[frozenset[str]] = frozenset({"transfer", "compare_additive", "compare_multiplicative"})
+
+
+def schema_valid_graphs(
+    units: Sequence[str] = tuple(_FAMILY_OF), names: Sequence[str] = NAMES, max_operations: int = 5
+) -> SearchStrategy[MathProblemGraph]:
+    """Graphs the schema accepts (:func:`adapters.graph_from_dict` round-trips them) but that need not be sound.
+
+    Every operation kind, operands drawn freely from ``units`` and ``names``: binding or
+    verifying such a graph may refuse it (a state never set, a redeclared holding, an
+    incommensurable sum), which is what tests of refusal paths, determinism and round
+    trips want.  For graphs that bind and are answered, use :func:`math_problem_graphs`.
+
+    Raises:
+        ValueError: empty ``units`` or ``names``, or ``max_operations`` below 0.
+    """
+    if not units or not names or max_operations < 0:
+        raise ValueError("schema_valid_graphs needs some units, some names and max_operations >= 0")
+    return _schema_valid(tuple(units), tuple(names), max_operations)
+
+
 def binding_graphs(kinds: Iterable[str] = KINDS, max_operations: int = 5) -> SearchStrategy[BindingGraph]:
     """:class:`verifier.BindingGraph` values: sound math problem graphs, bound."""
     return math_problem_graphs(kinds, max_operations).map(bind_math_problem_graph)
@@ -410,5 +475,6 @@ __all__ = [
     "math_problem_graphs",
     "quantities",
     "relations",
+    "schema_valid_graphs",
     "unit_surfaces",
 ]

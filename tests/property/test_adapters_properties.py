@@ -10,23 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from fractions import Fraction
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from adapters import (
-    FRACTION_REFERENTS,
-    Comparison,
-    FractionPortion,
-    InitialPossession,
     MathGraphError,
     MathProblemGraph,
-    Operation,
-    PartitionChunk,
-    Quantity,
-    Rate,
-    Unknown,
     bind_math_problem_graph,
     bind_relations,
     graph_from_dict,
@@ -34,6 +24,7 @@ from adapters import (
 )
 from units import UnitVocabulary, default_vocabulary
 from verifier import BindingGraph, verify
+from verifier.strategies import math_problem_graphs, schema_valid_graphs
 
 VOCAB: UnitVocabulary = default_vocabulary().with_count_nouns({"apples": "apple", "sections": "section"})
 NAMES = ("Sam", "Kim", "Mrs. Lee", "Ann-Marie", "Bo 2")
@@ -50,71 +41,10 @@ UNITS = (
     "widgets",
 )
 
-positive = st.fractions(min_value=Fraction(1, 8), max_value=20, max_denominator=8)
-amount = st.one_of(st.integers(0, 30).map(Fraction), st.fractions(min_value=0, max_value=30, max_denominator=12))
 
-
-@st.composite
-def math_graphs(draw: st.DrawFn) -> MathProblemGraph:
-    """A valid math problem graph using any of the ten operation kinds."""
-    entities = tuple(draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=3, unique=True)))
-    keys = draw(st.lists(st.tuples(st.sampled_from(entities), st.sampled_from(UNITS)), unique=True, max_size=4))
-    initial = tuple(InitialPossession(e, Quantity(draw(amount), u)) for e, u in keys)
-    operations = []
-    for _ in range(draw(st.integers(0, 5))):
-        actor = draw(st.sampled_from(entities))
-        others = [e for e in entities if e != actor]
-        kinds = [
-            "add",
-            "subtract",
-            "multiply",
-            "divide",
-            "apply_rate",
-            "unit_partition",
-            "fraction_portion",
-        ]
-        if others:
-            kinds += ["transfer", "compare_additive", "compare_multiplicative"]
-        kind = draw(st.sampled_from(kinds))
-        target = None
-        if kind in ("add", "subtract", "multiply", "divide", "transfer"):
-            operand: object = Quantity(draw(amount), draw(st.sampled_from(UNITS)))
-            if kind == "transfer":
-                target = draw(st.sampled_from(others))
-        elif kind == "apply_rate":
-            operand = Rate(draw(positive), draw(st.sampled_from(UNITS)), draw(st.sampled_from(UNITS)))
-        elif kind == "compare_additive":
-            operand = Comparison(
-                draw(st.sampled_from(others)),
-                draw(st.sampled_from(["more", "fewer"])),
-                delta=Quantity(draw(amount), draw(st.sampled_from(UNITS))),
-            )
-        elif kind == "compare_multiplicative":
-            operand = Comparison(
-                draw(st.sampled_from(others)),
-                direction := draw(st.sampled_from(["times", "fraction"])),
-                factor=draw(
-                    positive
-                    if direction == "times"
-                    else st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8)
-                ),
-            )
-        elif kind == "unit_partition":
-            operand = PartitionChunk(
-                draw(positive),
-                draw(st.sampled_from(UNITS)),
-                draw(st.sampled_from(["sections", "items"])),
-            )
-        else:
-            den = draw(st.integers(1, 6))
-            operand = FractionPortion(
-                Fraction(draw(st.integers(0, den))),
-                Fraction(den),
-                draw(st.sampled_from(FRACTION_REFERENTS)),
-            )
-        operations.append(Operation(actor, kind, operand, target))  # type: ignore[arg-type]
-    unknown = Unknown(draw(st.sampled_from([*entities, None])), draw(st.sampled_from(UNITS)))
-    return MathProblemGraph(entities, initial, tuple(operations), unknown)
+def math_graphs() -> st.SearchStrategy[MathProblemGraph]:
+    """Sound graphs and schema-valid ones that binding may refuse (the shipped strategies)."""
+    return st.one_of(math_problem_graphs(), schema_valid_graphs(units=UNITS, names=NAMES))
 
 
 def bind_or_error(graph: MathProblemGraph) -> BindingGraph | tuple[str, str]:
