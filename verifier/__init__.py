@@ -74,9 +74,7 @@ def __getattr__(name: str) -> Any:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'verifier' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value  # later lookups skip this hook
-    return value
+    return getattr(importlib.import_module(home), name)  # not cached here: a reloaded submodule stays the one served
 
 
 def __dir__() -> list[str]:

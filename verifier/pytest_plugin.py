@@ -220,9 +220,15 @@ class LaneItem(pytest.Item):
         return self.path, (line - 1 if line else None), f"bgverify case {self.name}"
 
 
+_WORDS: Final[dict[str, str]] = {
+    "refused_unexpected": "refused unexpectedly",
+    "refused_expected": "refused as expected",
+}
+
+
 def _message(result: CaseResult) -> str:
     lines = [
-        f"bgverify case {result.case_id} ({result.where}): {result.outcome.replace('_', ' ')}",
+        f"bgverify case {result.case_id} ({result.where}): {_WORDS.get(result.outcome, result.outcome)}",
         f"  expected: {result.expected}",
         f"  found:    {result.got}",
     ]

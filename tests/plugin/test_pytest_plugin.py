@@ -1,0 +1,162 @@
+"""The bgverify pytest plugin, run in throw-away projects with pytester (SPEC §9)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
+
+GRAPH = {
+    "entities": ["Sam"],
+    "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
+    "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": 3}}],
+    "unknown": {"entity": "Sam", "unit": "apples"},
+}
+NOUNS = {"count_nouns": {"apples": "apple"}}
+
+
+def case(case_id: str, expect: dict[str, object], *, vocab: dict[str, object] | None = NOUNS) -> str:
+    record: dict[str, object] = {"id": case_id, "format": "math_graph", "input": GRAPH, "expect": expect}
+    if vocab is not None:
+        record["vocab"] = vocab
+    return json.dumps(record)
+
+
+def lane(pytester: pytest.Pytester, *lines: str, name: str = "lanes/cases.jsonl") -> None:
+    path = pytester.path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def ini(pytester: pytest.Pytester, *options: str) -> None:
+    pytester.makeini("[pytest]\n" + "\n".join(options) + "\n")
+
+
+def test_each_case_is_an_item_and_the_summary_counts_them(pytester: pytest.Pytester) -> None:
+    """A correct answer and an expected refusal pass, an unexpected refusal is xfail (the default); ids are path::id."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    lane(
+        pytester,
+        case("right", {"answer": "8", "unit": "apples"}),
+        case("refused-as-expected", {"refusal": "unknown_unit"}, vocab=None),
+        case("refused-unexpectedly", {"answer": "8", "unit": "apples"}, vocab=None),
+    )
+    result = pytester.runpytest("-v", "-ra")
+    result.assert_outcomes(passed=2, xfailed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*lanes/cases.jsonl::right PASSED*",
+            "*lanes/cases.jsonl::refused-as-expected PASSED*",
+            "*lanes/cases.jsonl::refused-unexpectedly XFAIL*",
+            "*= bgverify lanes =*",
+            "lane*correct*wrong*refused as expected*refused unexpectedly*error",
+            "lanes/cases.jsonl*1*0*1*1*0",
+        ]
+    )
+    assert result.ret == 0
+
+
+def test_a_planted_wrong_answer_fails_with_expected_found_and_trace(pytester: pytest.Pytester) -> None:
+    """A wrong gold turns the run red, naming the case, the expected and found values with units and the trace."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    lane(pytester, case("planted", {"answer": "9", "unit": "apples"}))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*bgverify case planted (cases.jsonl:1): wrong*",
+            "*expected: 9 apples*",
+            "*found:    8 apples*",
+            "*cause:    the value differs*",
+            "*trace:*",
+            "*op_000_result: admitted add*= 8 apples*",
+            "*answer unknown_sam_apples: 8 apples*",
+            "FAILED lanes/cases.jsonl::planted*",
+        ]
+    )
+    assert result.ret == 1
+
+
+def test_unexpected_refusal_option(pytester: pytest.Pytester) -> None:
+    """bgverify_unexpected_refusal = fail fails it with the root cause; pass lets it pass; the flag overrides the ini."""
+    lane(pytester, case("refused", {"answer": "8", "unit": "apples"}, vocab=None))
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl", "bgverify_unexpected_refusal = fail")
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*refused unexpectedly*", "*found:    refusal unknown_unit*", "*cause:*apples*"])
+    pytester.runpytest("--bgverify-unexpected-refusal", "pass").assert_outcomes(passed=1)
+
+
+def test_count_nouns_auto(pytester: pytest.Pytester) -> None:
+    """With bgverify_count_nouns = auto, a case without declarations is answered."""
+    lane(pytester, case("auto", {"answer": "8", "unit": "apples"}, vocab=None))
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl", "bgverify_count_nouns = auto")
+    pytester.runpytest().assert_outcomes(passed=1)
+    pytester.runpytest("--bgverify-count-nouns", "declared").assert_outcomes(xfailed=1)
+
+
+def test_lane_from_the_command_line_and_an_unreadable_line(pytester: pytest.Pytester) -> None:
+    """--bgverify-lane adds a file; a line that is not JSON is a failing item naming its line."""
+    lane(pytester, case("ok", {"answer": "8", "unit": "apples"}), "{not json", name="extra/more.jsonl")
+    result = pytester.runpytest("--bgverify-lane", "extra/more.jsonl", "extra/more.jsonl")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*more.jsonl:2: unreadable record: malformed_input*"])
+
+
+def test_upstream_layout_and_policy(pytester: pytest.Pytester) -> None:
+    """An upstream dev-set record (ground_truth_graph / expected_answer) is scored as it is; a bad policy is a usage error."""
+    record = {"id": "gpd", "ground_truth_graph": GRAPH, "expected_answer": 8, "expected_unit": "apples"}
+    lane(pytester, json.dumps(record))
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl", "bgverify_count_nouns = auto", "bgverify_policy = integer")
+    pytester.runpytest().assert_outcomes(passed=1)
+    result = pytester.runpytest("-o", "bgverify_policy=floor")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*bgverify_policy must be one of count_exact, integer*"])
+
+
+def test_a_users_hypothesis_suite_and_fixtures_run_green(pytester: pytest.Pytester) -> None:
+    """The README's setup: an ini line, a lane file, and one @given(math_problem_cases()) test, with no conftest."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    lane(pytester, case("right", {"answer": "8", "unit": "apples"}))
+    pytester.makepyfile(
+        test_mine="""
+        from hypothesis import given, settings
+        from verifier.strategies import math_problem_cases
+        from verifier.testing import assert_answer, assert_refused
+
+        @settings(max_examples=25, deadline=None)
+        @given(math_problem_cases())
+        def test_cases(case):
+            graph, expected = case
+            assert_answer(graph, expected)
+
+        def test_fixtures(bgverify_verify, bgverify_vocabulary):
+            graph = {"entities": ["Ana"], "initial_state": [{"entity": "Ana", "quantity": {"unit": "feet", "value": 5}}],
+                     "operations": [{"actor": "Ana", "kind": "add", "operand": {"unit": "inches", "value": 3}}],
+                     "unknown": {"entity": "Ana", "unit": "inches"}}
+            assert_answer(bgverify_verify(graph), "63", "inches", vocab=bgverify_vocabulary)
+            assert_refused({**graph, "unknown": {"entity": "Ana", "unit": "feets"}}, "unknown_unit")
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=3)
+
+
+def test_assert_answer_failure_is_rewritten_and_readable(pytester: pytest.Pytester) -> None:
+    """assert_answer's failure names expected and found and lists the trace."""
+    pytester.makepyfile(
+        test_fail="""
+        from verifier.testing import assert_answer
+
+        def test_it():
+            graph = {"entities": ["Ana"], "initial_state": [{"entity": "Ana", "quantity": {"unit": "feet", "value": 5}}],
+                     "operations": [], "unknown": {"entity": "Ana", "unit": "inches"}}
+            assert_answer(graph, 61, "inches")
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*expected 61 inches, found 60 inches for unknown_ana_inches*", "*answer unknown_ana_inches: 60 inches*"]
+    )
