@@ -25,3 +25,12 @@ def test_import_and_default_vocabulary_load_no_sympy() -> None:
     ).stdout.split("\n")
     assert out[0] == "False"
     assert out[1] == "63 inches"
+
+
+def test_the_pytest_plugin_imports_nothing_heavy() -> None:
+    """Loading the plugin (as pytest does for every suite once the package is installed) loads no pint, sympy or vocabulary."""
+    code = "import sys, verifier.pytest_plugin; print(sorted(m for m in ('pint', 'sympy', 'units', 'adapters') if m in sys.modules))"
+    out = subprocess.run(  # noqa: S603 - our own constant script, in a fresh interpreter
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "[]"
