@@ -21,6 +21,8 @@ after every good record has been read (see ``errors``).
 
 from __future__ import annotations
 
+import io
+import itertools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -126,6 +128,11 @@ class RecordsError(MathGraphError):
 
 def _gold(record: Mapping[str, object], where: str) -> Gold | None:
     """The gold of one record in any of the module's layouts, or ``None``."""
+    layouts = [key for key in ("expect", "expected_answer", "gold") if key in record]
+    if len(layouts) > 1:
+        raise MathGraphError(
+            "malformed_input", f"a record holds one gold; found {', '.join(layouts)} (which one is meant?)", where
+        )
     expect = record.get("expect")
     if expect is not None and "input" in record:
         if not isinstance(expect, Mapping) or len({"answer", "refusal", "category"} & set(expect)) != 1:
@@ -178,8 +185,15 @@ def to_record(item: object, source: str = "<record>", line: int = 0, lane: str =
     if not isinstance(item, Mapping):
         raise MathGraphError("malformed_input", f"a record is a JSON object, found {type(item).__name__}", where)
     raw_id = item.get("id")
-    if raw_id is not None and not isinstance(raw_id, (str, int)):
+    if raw_id is not None and (not isinstance(raw_id, (str, int)) or isinstance(raw_id, bool)):
         raise MathGraphError("malformed_input", f"an id is a string, found {clip(raw_id)}", f"{where}.id")
+    graphs = [
+        key for key in ("input", "ground_truth_graph", "graph", "entities", "relations", "symbols") if key in item
+    ]
+    if len(graphs) > 1 and graphs != ["relations"]:
+        raise MathGraphError(
+            "malformed_input", f"a record holds one input; found {', '.join(graphs)} (which one is meant?)", where
+        )
     fmt = item.get("format") if "input" in item else None
     if fmt is not None and not isinstance(fmt, str):
         raise MathGraphError("malformed_input", f"a format is a name, found {clip(fmt)}", f"{where}.format")
@@ -196,8 +210,9 @@ def to_record(item: object, source: str = "<record>", line: int = 0, lane: str =
 
 def _lines(source: str | Path) -> tuple[str, Iterator[str]]:
     """``(name, lines)`` of a path (read lazily) or of text given directly (a str that looks like content)."""
-    if isinstance(source, str) and (source.lstrip()[:1] in ("{", "[") or source.lstrip().startswith(_CANONICAL_STARTS)):
-        return "<text>", iter(source.splitlines(keepends=True))
+    text = source.lstrip("\ufeff") if isinstance(source, str) else None
+    if text is not None and (text.lstrip()[:1] in ("{", "[") or text.lstrip().startswith(_CANONICAL_STARTS)):
+        return "<text>", iter(io.StringIO(text, newline=None))  # split as a file is: on \n, \r\n and \r only
     if not isinstance(source, (str, Path)) or source == "":
         raise MathGraphError("malformed_input", f"a source is a path or text, found {clip(source)}", "source")
     path = Path(source)
@@ -206,7 +221,7 @@ def _lines(source: str | Path) -> tuple[str, Iterator[str]]:
             raise MathGraphError("malformed_input", "no such file" if not path.exists() else "not a file", str(path))
         if path.stat().st_size > MAX_SOURCE_BYTES:
             raise MathGraphError("input_too_large", f"larger than {MAX_SOURCE_BYTES // 2**20} MiB", str(path))
-        handle = path.open(encoding="utf-8")
+        handle = path.open(encoding="utf-8-sig")  # a byte-order mark is not part of the first record
     except OSError as exc:
         raise MathGraphError("malformed_input", f"cannot open ({type(exc).__name__})", str(path)) from None
 
@@ -218,6 +233,14 @@ def _lines(source: str | Path) -> tuple[str, Iterator[str]]:
                 raise MathGraphError("malformed_input", "not UTF-8 text", str(path)) from None
 
     return path.name, lines()
+
+
+def _parse(line: str) -> object:
+    """The exact JSON value of a line or document, or the :class:`UnitRefusal` saying why it is not one."""
+    try:
+        return loads_exact(line.strip())
+    except UnitRefusal as exc:
+        return exc
 
 
 def read_records(
@@ -268,48 +291,50 @@ def read_records(
     if first.lstrip().startswith(_CANONICAL_STARTS):
         yield to_record(first + "".join(lines), name, 0, lane)
         return
-    try:
-        head: object = loads_exact(first.strip())
-    except UnitRefusal as exc:
-        head = exc
-    if isinstance(head, UnitRefusal) and first.lstrip()[:1] in ("{", "["):  # one pretty-printed document
-        text = first + "".join(lines)
-        try:
-            head = loads_exact(text)
-        except UnitRefusal as exc:
-            item = fail(number, exc)
+    head = _parse(first)
+    numbered: Iterator[tuple[int, str]] = enumerate(lines, start=number + 1)
+    items: list[tuple[int, object]] | None = None  # a whole document's records, else None (JSONL)
+    if isinstance(head, list) or (isinstance(head, UnitRefusal) and first.lstrip()[:1] in ("{", "[")):
+        rest = [(n, line) for n, line in numbered if line.strip()]
+        numbered = iter(rest)
+        if isinstance(head, list) and not rest:
+            items = list(enumerate(head, start=1))
+        elif isinstance(head, UnitRefusal):  # a pretty-printed document, or JSONL whose first line is broken
+            whole = _parse(first + "".join(line for _, line in rest))
+            if not isinstance(whole, UnitRefusal):
+                items = list(enumerate(whole, start=1)) if isinstance(whole, list) else [(0, whole)]
+            elif not any(isinstance(_parse(line), dict) for _, line in rest[:50]):
+                items = []  # one broken document: one error, at its first line
+                head = whole
+    if items is not None:
+        if isinstance(head, UnitRefusal) and not items:
+            item = fail(number, head)
             if errors == "collect":
                 yield item
-            head = None
-        items = list(enumerate(head, start=1)) if isinstance(head, list) else [(0, head)] if head is not None else []
-    elif isinstance(head, list):
-        items = list(enumerate(head, start=1))
+        for index, value in items:
+            try:
+                yield to_record(value, name, index, lane)
+            except MathGraphError as exc:
+                item = fail(index, exc)
+                if errors == "collect":
+                    yield item
     else:
-        items = []
-        try:
-            if isinstance(head, UnitRefusal):
-                raise head
-            yield to_record(head, name, number, lane)
-        except (MathGraphError, UnitRefusal) as exc:
-            item = fail(number, exc)
-            if errors == "collect":
-                yield item
-        for number, line in enumerate(lines, start=number + 1):  # noqa: B020 - the count goes on
+        for n, line in itertools.chain([(number, first)], numbered):
             if not line.strip():
                 continue
             try:
-                yield to_record(loads_exact(line.strip()), name, number, lane)
+                value = head if n == number else _parse(line)
+                if isinstance(value, UnitRefusal):
+                    raise value
+                if isinstance(value, list):
+                    raise MathGraphError(
+                        "malformed_input", "a JSONL line holds one JSON object, not a list", f"{name}:{n}"
+                    )
+                yield to_record(value, name, n, lane)
             except (MathGraphError, UnitRefusal) as exc:
-                item = fail(number, exc)
+                item = fail(n, exc)
                 if errors == "collect":
                     yield item
-    for index, value in items:
-        try:
-            yield to_record(value, name, index, lane)
-        except MathGraphError as exc:
-            item = fail(index, exc)
-            if errors == "collect":
-                yield item
     if bad and errors == "raise":
         raise RecordsError(name, tuple(bad))
 

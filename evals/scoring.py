@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from adapters.corpus import Record
     from units import UnitVocabulary
 
+RECORD_FIELDS: Final[frozenset[str]] = frozenset({"format", "policy", "vocab", "count_nouns", "record"})
+"""Paths of a record's own fields: a refusal there means the record is malformed, which scores ``error``."""
+
 OUTCOMES: Final[tuple[str, ...]] = ("correct", "wrong", "refused_expected", "refused_unexpected", "error")
 """Every outcome of a scored case, in the order tables show them."""
 
@@ -38,6 +41,9 @@ class CaseResult:
         cause: the root cause of a refusal or error, or why an answer is wrong (``""`` if correct).
         trace: the verifier's report lines (equations, proofs, answers), for a failure message.
         where: ``file:line`` of the record, or ``""``.
+        value: the certified answer's exact value, or ``None`` (a refusal or error).
+        unit: the certified answer's unit, or ``None``.
+        reason: the refusal reason (SPEC §6), or ``""``.
     """
 
     lane: str
@@ -49,6 +55,9 @@ class CaseResult:
     cause: str = ""
     trace: tuple[str, ...] = ()
     where: str = ""
+    value: Fraction | None = None
+    unit: str | None = None
+    reason: str = ""
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data (``seconds`` rounded to milliseconds; no trace)."""
@@ -114,36 +123,47 @@ def score_record(
     expected = str(gold) if gold is not None else "(no gold)"
     start = time.perf_counter()
 
-    def result(outcome: str, got: str, cause: str = "", trace: tuple[str, ...] = ()) -> CaseResult:
+    def result(
+        outcome: str, got: str, cause: str = "", trace: tuple[str, ...] = (), found: _Found | None = None
+    ) -> CaseResult:
         seconds = time.perf_counter() - start
-        return CaseResult(name, record.id, outcome, expected, got, seconds, cause, trace, record.where)
+        value, unit, reason = (found.value, found.unit, found.refusal or "") if found is not None else (None, None, "")
+        return CaseResult(
+            name, record.id, outcome, expected, got, seconds, cause, trace, record.where, value, unit, reason
+        )
 
     if gold is None:
         return result("error", "(not run)", "the record has no gold answer, expected refusal or category")
+    record_vocab: UnitVocabulary | None = vocab
     try:
         if gold.category is not None:
             category = _category(record)
             outcome = "correct" if category == gold.category else "wrong"
             return result(outcome, f"category {category}", "" if outcome == "correct" else f"classified {category}")
-        found = _answer(record, vocab, count_nouns, policy)
+        found, record_vocab = _answer(record, vocab, count_nouns, policy)
     except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
+        metadata = isinstance(exc, MathGraphError) and exc.path.split(".")[0].split("[")[0] in RECORD_FIELDS
+        if metadata and gold.refusal != exc.reason:
+            # the record's own fields are malformed (a misspelt format, policy or vocab): it cannot be scored,
+            # and that is an error to fix, never a refusal to excuse (unless the record expects exactly it)
+            return result("error", f"refusal {exc.reason}", f"the record itself is malformed: {exc}")
         found = _Found(exc.reason, None, None, str(exc), ())
     except Exception as exc:  # an untyped failure is the library's defect: score it, never hide it
         return result("error", f"{type(exc).__name__}", f"{type(exc).__name__}: {exc}"[:500])
     if found.refusal is not None:
         outcome = "refused_expected" if gold.refusal == found.refusal else "refused_unexpected"
-        return result(outcome, f"refusal {found.refusal}", found.cause, found.trace)
+        return result(outcome, f"refusal {found.refusal}", found.cause, found.trace, found)
     value = found.value if found.value is not None else Fraction(0)
     text = f"{_fraction_text(value)} {found.unit}" if found.unit else _fraction_text(value)
     if gold.refusal is not None:
-        return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace)
+        return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace, found)
     from units import default_vocabulary
 
-    same_unit = _same_unit(found.unit, gold.unit, vocab or default_vocabulary())
+    same_unit = _same_unit(found.unit, gold.unit, record_vocab or default_vocabulary())
     if value == gold.value and same_unit:
-        return result("correct", text, "", found.trace)
+        return result("correct", text, "", found.trace, found)
     why = "the value differs" if value != gold.value else f"the unit differs ({found.unit} vs {gold.unit})"
-    return result("wrong", text, why, found.trace)
+    return result("wrong", text, why, found.trace, found)
 
 
 class _Found(NamedTuple):
@@ -156,20 +176,31 @@ class _Found(NamedTuple):
     trace: tuple[str, ...]
 
 
-def _answer(record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None) -> _Found:
-    """Bind and verify a record; its first unknown's answer or refusal, with the report's lines."""
+def _answer(
+    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None
+) -> tuple[_Found, UnitVocabulary]:
+    """Bind and verify a record: its unknown's answer or refusal, the report's lines, and the record's vocabulary.
+
+    Raises:
+        MathGraphError: ``malformed_input`` (path ``unknowns``) for a graph with several
+            unknowns: one gold cannot score them.
+    """
+    from adapters import MathGraphError
     from adapters.records import bind_record
     from verifier import Answer, verify
 
     bound = bind_record(record.data, record.format, vocab, count_nouns=count_nouns)
+    if len(bound.graph.unknowns) > 1:
+        raise MathGraphError("malformed_input", "the graph has several unknowns; a gold names one", "record")
     report = verify(bound.graph, bound.vocab, policy or bound.policy)
     trace = tuple(report.lines())
     if not report.answers:
-        return _Found("malformed_input", None, None, "the graph asks for nothing", trace)
+        return _Found("malformed_input", None, None, "the graph asks for nothing", trace), bound.vocab
     answer = next(iter(report.answers.values()))
     if isinstance(answer, Answer):
-        return _Found(None, Fraction(int(answer.value.p), int(answer.value.q)), answer.unit, "", trace)
-    return _Found(answer.reason, None, None, str(answer), trace)
+        value = Fraction(int(answer.value.p), int(answer.value.q))
+        return _Found(None, value, answer.unit, "", trace), bound.vocab
+    return _Found(answer.reason, None, None, str(answer), trace), bound.vocab
 
 
 def _category(record: Record) -> str:

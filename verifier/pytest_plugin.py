@@ -1,10 +1,12 @@
 """The ``bgverify`` pytest plugin: lane files become test items that gate on ``wrong == 0`` (SPEC §9).
 
 Installed with the package (entry point ``pytest11``), it does nothing until a lane is
-configured.  Configure lanes with an ini line (``pyproject.toml``'s
-``[tool.pytest.ini_options]``, ``pytest.ini``, ``tox.ini`` or ``setup.cfg``)::
-
-    bgverify_lanes = ["evals/*.jsonl"]
+configured.  Configure lanes with an ini line: in ``pyproject.toml``'s
+``[tool.pytest.ini_options]`` a list, ``bgverify_lanes = ["evals/*.jsonl"]``; in
+``pytest.ini``, ``tox.ini`` or ``setup.cfg`` space-separated globs,
+``bgverify_lanes = evals/*.jsonl more/*.jsonl``.  Globs are relative to the rootdir
+(``./`` and absolute paths work too); a glob that names no file is a usage error, so a
+gate can never pass by collecting nothing.
 
 or on the command line, ``--bgverify-lane PATH`` (repeatable).  Every record of a lane
 file (any layout :func:`adapters.corpus.read_records` reads) is one test item, with
@@ -38,7 +40,6 @@ configured).  Nothing heavy is imported until a lane item runs or a fixture is u
 
 from __future__ import annotations
 
-import fnmatch
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -58,6 +59,7 @@ COUNT_NOUN_CHOICES: Final[tuple[str, ...]] = ("declared", "auto")
 POLICY_CHOICES: Final[tuple[str, ...]] = ("count_exact", "integer")
 UNEXPECTED_CHOICES: Final[tuple[str, ...]] = ("xfail", "fail", "pass")
 _RESULTS: Final = pytest.StashKey[dict[str, Counter[str]]]()
+_LANES: Final = pytest.StashKey[set[Path]]()
 _COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     ("correct", "correct"),
     ("wrong", "wrong"),
@@ -100,35 +102,45 @@ def _lane_globs(config: pytest.Config) -> list[str]:
     return [str(g) for g in config.getini("bgverify_lanes")]
 
 
+def _lane_files(config: pytest.Config) -> list[Path]:
+    """The files the ini globs name, relative to the rootdir (or absolute), in sorted order.
+
+    Raises:
+        pytest.UsageError: a glob that names no file (a silent gate is no gate).
+    """
+    import glob
+
+    found: list[Path] = []
+    for pattern in _lane_globs(config):
+        cleaned = pattern.strip().strip(",").strip("[]").strip().strip("'\"")
+        base = cleaned if Path(cleaned).is_absolute() else str(config.rootpath / cleaned)
+        files = sorted(Path(p).resolve() for p in glob.glob(base, recursive=True) if Path(p).is_file())
+        if not files:
+            raise pytest.UsageError(f"bgverify_lanes: {pattern!r} names no file (relative to {config.rootpath})")
+        found += [f for f in files if f not in found]
+    return found
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Check the options; add the configured lane files to what pytest collects."""
     _setting(config, "count_nouns", COUNT_NOUN_CHOICES)
     _setting(config, "policy", POLICY_CHOICES, allow_empty=True)
     _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES)
     config.stash[_RESULTS] = {}
-    explicit = [str(Path(p)) for p in config.getoption("--bgverify-lane")]
+    explicit = [Path(p).resolve() for p in config.getoption("--bgverify-lane")]
     for path in explicit:
-        if not Path(path).is_file():
+        if not path.is_file():
             raise pytest.UsageError(f"--bgverify-lane {path}: no such file")
-    from_ini: list[str] = []
-    if config.args_source != pytest.Config.ArgsSource.ARGS:  # a bare `pytest` run: the ini's lanes too
-        root = config.rootpath
-        for pattern in _lane_globs(config):
-            from_ini += sorted(str(p) for p in root.glob(pattern) if p.is_file())
-    for path in [*explicit, *from_ini]:
-        if path not in config.args:
-            config.args.append(path)
+    from_ini = _lane_files(config)
+    config.stash[_LANES] = {*explicit, *from_ini}
+    added = explicit if config.args_source == pytest.Config.ArgsSource.ARGS else [*explicit, *from_ini]
+    for path in added:  # an explicit argument list runs only what it names, plus --bgverify-lane files
+        if str(path) not in config.args:
+            config.args.append(str(path))
 
 
 def _is_lane(config: pytest.Config, path: Path) -> bool:
-    explicit = {Path(p).resolve() for p in config.getoption("--bgverify-lane")}
-    if path.resolve() in explicit:
-        return True
-    try:
-        relative = path.resolve().relative_to(config.rootpath.resolve()).as_posix()
-    except ValueError:
-        return False
-    return any(fnmatch.fnmatch(relative, pattern) for pattern in _lane_globs(config))
+    return path.resolve() in config.stash.get(_LANES, set())
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -156,16 +168,18 @@ class LaneFile(pytest.File):
         from adapters.corpus import BadRecord, read_records
 
         lane = self.path.stem
-        seen: Counter[str] = Counter()
         try:
             records = list(read_records(self.path, errors="collect", lane=lane))
         except MathGraphError as exc:
             records = [BadRecord(self.path.name, 0, exc)]
+        if not records:  # an empty lane gates nothing: say so
+            records = [BadRecord(self.path.name, 0, MathGraphError("malformed_input", "the lane holds no record", ""))]
+        ids = Counter(r.id for r in records if not isinstance(r, BadRecord))
         for record in records:
-            name = record.id if not isinstance(record, BadRecord) else f"line-{record.line}"
-            seen[name] += 1
-            if seen[name] > 1:
-                name = f"{name}#{seen[name]}"
+            if isinstance(record, BadRecord):
+                name = f"line-{record.line}"
+            else:  # a repeated id is told apart by its line, which no other item has
+                name = record.id if ids[record.id] == 1 else f"{record.id}@line{record.line}"
             yield LaneItem.from_parent(self, name=name, record=record)
 
 

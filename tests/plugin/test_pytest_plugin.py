@@ -160,3 +160,48 @@ def test_assert_answer_failure_is_rewritten_and_readable(pytester: pytest.Pytest
     result.stdout.fnmatch_lines(
         ["*expected 61 inches, found 60 inches for unknown_ana_inches*", "*answer unknown_ana_inches: 60 inches*"]
     )
+
+
+@pytest.mark.parametrize("glob", ["./lanes/*.jsonl", "lanes/*.jsonl", '["lanes/*.jsonl"]', "{root}/lanes/*.jsonl"])
+def test_every_way_of_writing_the_glob_gates(pytester: pytest.Pytester, glob: str) -> None:
+    """./, a bracketed list written in pytest.ini, or an absolute path: the wrong answer still fails the run."""
+    ini(pytester, f"bgverify_lanes = {glob.format(root=pytester.path)}")
+    lane(pytester, case("planted", {"answer": "9", "unit": "apples"}))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+
+
+def test_a_glob_naming_no_file_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    """A gate that would collect nothing does not pass silently."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*bgverify_lanes: 'lanes/*.jsonl' names no file*"])
+
+
+def test_an_empty_lane_and_a_list_line_fail(pytester: pytest.Pytester) -> None:
+    """An empty lane is a failing item; a first line holding a list does not hide the lines after it."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    lane(pytester, "", name="lanes/empty.jsonl")
+    listed = json.dumps([json.loads(case("good", {"answer": "8", "unit": "apples"}))])
+    lane(pytester, listed, case("planted", {"answer": "9", "unit": "apples"}), name="lanes/mixed.jsonl")
+    result = pytester.runpytest("-rf")
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(
+        ["*the lane holds no record*", "*a JSONL line holds one JSON object*", "*expected: 9 apples*"]
+    )
+
+
+def test_a_malformed_record_is_an_error_not_an_excused_refusal(pytester: pytest.Pytester) -> None:
+    """A misspelt format or policy, or two golds in one record, fails even under the default xfail for refusals."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    misspelt = json.loads(case("misspelt", {"answer": "8", "unit": "apples"}))
+    misspelt["format"] = "math_grpah"
+    bad_policy = json.loads(case("bad-policy", {"answer": "8", "unit": "apples"}))
+    bad_policy["policy"] = "integr"
+    two_golds = json.loads(case("two-golds", {"answer": "8", "unit": "apples"}))
+    two_golds["expected_answer"] = 99
+    lane(pytester, *(json.dumps(r) for r in (misspelt, bad_policy, two_golds)))
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(["*the record itself is malformed*", "*a record holds one gold*"])

@@ -1,0 +1,350 @@
+"""Scoring a corpus: :func:`score` over records, in one process, a pool, or a Dask cluster, into a :class:`Scoreboard`.
+
+Each record is scored by :func:`evals.scoring.score_record` (``correct``, ``wrong``,
+``refused_expected``, ``refused_unexpected``, ``error``).  Records stream: the input
+is read lazily and only one compact row per case is kept (``keep_rows=False`` keeps
+only the counts).  The board is the same, byte for byte in :meth:`Scoreboard.to_json`,
+whichever way the work was spread: results are gathered in input order.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from evals.scoring import OUTCOMES, CaseResult, score_record
+
+if TYPE_CHECKING:
+    from adapters.corpus import BadRecord, Record
+    from units import UnitVocabulary
+
+ROW_FIELDS: Final[tuple[str, ...]] = (
+    "id",
+    "where",
+    "outcome",
+    "expected",
+    "found",
+    "value",
+    "numerator",
+    "denominator",
+    "unit",
+    "reason",
+    "cause",
+)
+"""The keys of every :meth:`Scoreboard.rows` dict, in order."""
+
+BATCH: Final[int] = 256
+"""Records per task sent to a pool worker or a Dask worker."""
+
+
+def _row(result: CaseResult) -> tuple[object, ...]:
+    value = result.value
+    return (
+        result.case_id,
+        result.where,
+        result.outcome,
+        result.expected,
+        result.got,
+        None if value is None else (str(value.numerator) if value.denominator == 1 else f"{value}"),
+        None if value is None else value.numerator,
+        None if value is None else value.denominator,
+        result.unit,
+        result.reason,
+        result.cause[:500],
+    )
+
+
+@dataclass
+class Scoreboard:
+    """The outcome of scoring a corpus.
+
+    Attributes:
+        counts: outcome → number of cases (every outcome of :data:`evals.scoring.OUTCOMES`).
+        counts_by_reason: refusal reason → ``{"expected": n, "unexpected": n}``.
+
+    ``rows()`` gives one flat dict per case (keys :data:`ROW_FIELDS`; exact values as
+    strings plus integer ``numerator`` and ``denominator``), ``to_pandas()`` a
+    DataFrame of them, ``cases(outcome=...)`` the rows of one outcome, ``to_json()``
+    everything as deterministic JSON data; in a notebook the board shows as a table.
+    """
+
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    counts_by_reason: dict[str, dict[str, int]] = field(default_factory=dict)
+    _rows: list[tuple[object, ...]] = field(default_factory=list, repr=False)
+    keep_rows: bool = True
+
+    def add(self, result: CaseResult) -> None:
+        """Count one case (and keep its row)."""
+        self.counts[result.outcome] = self.counts.get(result.outcome, 0) + 1
+        if result.outcome in ("refused_expected", "refused_unexpected") and result.reason:
+            by = self.counts_by_reason.setdefault(result.reason, {"expected": 0, "unexpected": 0})
+            by["expected" if result.outcome == "refused_expected" else "unexpected"] += 1
+        if self.keep_rows:
+            self._rows.append(_row(result))
+
+    @property
+    def total(self) -> int:
+        """The number of cases scored."""
+        return sum(self.counts.values())
+
+    @property
+    def ok(self) -> bool:
+        """No ``wrong`` and no ``error`` (what a gate checks)."""
+        return self.counts.get("wrong", 0) == 0 and self.counts.get("error", 0) == 0
+
+    def rows(self) -> list[dict[str, object]]:
+        """One dict per case, in input order (empty when ``keep_rows=False``)."""
+        return [dict(zip(ROW_FIELDS, row, strict=True)) for row in self._rows]
+
+    def cases(self, outcome: str | None = None) -> list[dict[str, object]]:
+        """The rows of one outcome (``"wrong"``, ``"error"``, …), or all rows.
+
+        Raises:
+            ValueError: an outcome outside :data:`evals.scoring.OUTCOMES`.
+        """
+        if outcome is not None and outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {list(OUTCOMES)}, found {outcome!r}")
+        return [row for row in self.rows() if outcome is None or row["outcome"] == outcome]
+
+    def to_json(self) -> dict[str, object]:
+        """``{"counts", "counts_by_reason", "total", "cases"}`` (no timings, so byte-stable)."""
+        return {
+            "total": self.total,
+            "counts": {o: self.counts.get(o, 0) for o in OUTCOMES},
+            "counts_by_reason": {k: self.counts_by_reason[k] for k in sorted(self.counts_by_reason)},
+            "cases": self.rows(),
+        }
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` of :meth:`rows` (exact values as strings; ``numerator``/``denominator`` as Int64).
+
+        Raises:
+            ImportError: pandas is not installed (``pip install 'binding-graph-verifier[pandas]'``).
+        """
+        try:
+            import pandas as pd
+        except ImportError as exc:
+            raise ImportError(
+                "Scoreboard.to_pandas needs pandas: pip install 'binding-graph-verifier[pandas]'"
+            ) from exc
+        frame = pd.DataFrame(self.rows(), columns=list(ROW_FIELDS))
+        for column in ("numerator", "denominator"):
+            frame[column] = frame[column].astype("Int64")
+        return frame
+
+    def summary(self) -> str:
+        """``50 cases: 50 correct, 0 wrong, ...``."""
+        parts = ", ".join(f"{self.counts.get(o, 0)} {o.replace('_', ' ')}" for o in OUTCOMES)
+        return f"{self.total} cases: {parts}"
+
+    def __repr__(self) -> str:
+        return f"Scoreboard({self.summary()})"
+
+    def _repr_html_(self) -> str:
+        cells = "".join(f"<th>{html.escape(o.replace('_', ' '))}</th>" for o in OUTCOMES)
+        values = "".join(f"<td>{self.counts.get(o, 0)}</td>" for o in OUTCOMES)
+        out = [
+            f"<table><thead><tr><th>cases</th>{cells}</tr></thead><tbody><tr><td>{self.total}</td>{values}</tr></tbody></table>"
+        ]
+        if self.counts_by_reason:
+            rows = "".join(
+                f"<tr><td>{html.escape(reason)}</td><td>{c['expected']}</td><td>{c['unexpected']}</td></tr>"
+                for reason, c in sorted(self.counts_by_reason.items())
+            )
+            out.append(
+                f"<table><thead><tr><th>refusal</th><th>expected</th><th>unexpected</th></tr></thead><tbody>{rows}</tbody></table>"
+            )
+        bad = [row for row in self.rows() if row["outcome"] in ("wrong", "error")][:10]
+        if bad:
+            rows = "".join(
+                "<tr>"
+                + "".join(
+                    f"<td>{html.escape(str(row[k]))}</td>" for k in ("id", "outcome", "expected", "found", "cause")
+                )
+                + "</tr>"
+                for row in bad
+            )
+            out.append(
+                "<table><thead><tr><th>id</th><th>outcome</th><th>expected</th><th>found</th><th>cause</th></tr></thead>"
+                f"<tbody>{rows}</tbody></table>"
+            )
+        return "\n".join(out)
+
+
+# ------------------------------------------------------------------ the work, in any process
+
+_WORKER: dict[str, Any] = {}
+
+
+def _vocab_spec(vocab: UnitVocabulary | None) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
+    """What rebuilds ``vocab`` in another process: its declarations over the default vocabulary."""
+    if vocab is None:
+        return None
+    return (tuple(vocab.count_nouns), tuple(vocab.conventions))
+
+
+def _rebuild(spec: tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None) -> UnitVocabulary:
+    from units import default_vocabulary
+
+    vocab = default_vocabulary()
+    if spec is not None:
+        nouns, conventions = spec
+        if nouns:
+            vocab = vocab.with_count_nouns(dict(nouns))
+        if conventions:
+            vocab = vocab.with_conventions(dict(conventions))
+    return vocab
+
+
+def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str, policy: str | None) -> CaseResult:
+    from adapters.corpus import BadRecord
+
+    if isinstance(item, BadRecord):
+        return CaseResult(
+            item.source,
+            f"{item.where}",
+            "error",
+            "(unreadable record)",
+            item.error.reason,
+            0.0,
+            str(item.error),
+            (),
+            item.where,
+        )
+    return score_record(item, vocab=vocab, count_nouns=count_nouns, policy=policy)
+
+
+def _init_worker(spec: Any, count_nouns: str, policy: str | None) -> None:
+    _WORKER.update(vocab=_rebuild(spec), count_nouns=count_nouns, policy=policy)
+
+
+def _score_batch(batch: list[Record | BadRecord]) -> list[CaseResult]:
+    return [_strip(_score_any(item, _WORKER["vocab"], _WORKER["count_nouns"], _WORKER["policy"])) for item in batch]
+
+
+def _score_batch_with(
+    batch: list[Record | BadRecord], spec: Any, count_nouns: str, policy: str | None
+) -> list[CaseResult]:
+    """A Dask task: builds its vocabulary once per worker process and scores one batch."""
+    key = repr((spec, count_nouns, policy))
+    if _WORKER.get("key") != key:
+        _init_worker(spec, count_nouns, policy)
+        _WORKER["key"] = key
+    return _score_batch(batch)
+
+
+def _strip(result: CaseResult) -> CaseResult:
+    """The result without its trace (rows do not keep it; it need not cross a process boundary)."""
+    import dataclasses
+
+    return dataclasses.replace(result, trace=())
+
+
+def _batches(items: Iterable[Record | BadRecord]) -> Iterator[list[Record | BadRecord]]:
+    iterator = iter(items)
+    while batch := list(itertools.islice(iterator, BATCH)):
+        yield batch
+
+
+def score(
+    records: Iterable[Record | BadRecord] | str | Path,
+    *,
+    vocab: UnitVocabulary | None = None,
+    count_nouns: str = "declared",
+    policy: str | None = None,
+    processes: int = 1,
+    scheduler: Any = None,
+    progress: Callable[[Iterable[CaseResult]], Iterable[CaseResult]] | None = None,
+    keep_rows: bool = True,
+) -> Scoreboard:
+    """Score every record of a corpus against its gold.
+
+    Args:
+        records: :class:`adapters.corpus.Record` objects (and ``BadRecord``, scored
+            ``error``), or a path or text that :func:`adapters.corpus.read_records` reads
+            (every bad line is then an ``error`` row naming its line).
+        vocab: the base vocabulary (default: :func:`units.default_vocabulary`).  With
+            ``processes`` or ``scheduler`` it must be the default vocabulary plus
+            declarations (count nouns, conventions), which each worker rebuilds once.
+        count_nouns: ``"declared"`` or ``"auto"`` (see :func:`adapters.auto_count_nouns`).
+        policy: ``"count_exact"`` or ``"integer"`` for every record, or ``None`` for each record's own.
+        processes: worker processes (1: in this process).
+        scheduler: a ``dask.distributed.Client``: records are sent in batches of
+            :data:`BATCH` to its workers (Dask is an optional extra).
+        progress: wraps the stream of results (e.g. a progress bar); it must yield them all.
+        keep_rows: keep one row per case (``False``: counts only, for very large corpora).
+
+    Returns:
+        The :class:`Scoreboard`, identical whichever way the work was spread.
+
+    Raises:
+        ValueError: a bad ``count_nouns``, ``policy`` or ``processes``, or both
+            ``processes`` > 1 and a ``scheduler``.
+        MathGraphError: ``records`` is a path that cannot be read.
+    """
+    if count_nouns not in ("declared", "auto"):
+        raise ValueError(f"count_nouns must be 'declared' or 'auto', found {count_nouns!r}")
+    if policy not in (None, "count_exact", "integer"):
+        raise ValueError(f"policy must be None, 'count_exact' or 'integer', found {policy!r}")
+    if not isinstance(processes, int) or isinstance(processes, bool) or processes < 1:
+        raise ValueError(f"processes must be a positive int, found {processes!r}")
+    if processes > 1 and scheduler is not None:
+        raise ValueError("give processes or a scheduler, not both")
+    if isinstance(records, (str, Path)):
+        from adapters.corpus import read_records
+
+        records = read_records(records, errors="collect")
+    results: Iterable[CaseResult]
+    if scheduler is not None:
+        spec = _vocab_spec(vocab)
+        futures = (
+            scheduler.submit(_score_batch_with, batch, spec, count_nouns, policy, pure=False)
+            for batch in _batches(records)
+        )
+        results = (result for future in _bounded(futures, 8) for result in future.result())
+    elif processes > 1:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        pool = context.Pool(processes, initializer=_init_worker, initargs=(_vocab_spec(vocab), count_nouns, policy))
+        results = _from_pool(pool, records)
+    else:
+        from units import default_vocabulary
+
+        voc = vocab or default_vocabulary()
+        results = (_strip(_score_any(item, voc, count_nouns, policy)) for item in records)
+    board = Scoreboard(keep_rows=keep_rows)
+    for result in progress(results) if progress is not None else results:
+        board.add(result)
+    return board
+
+
+def _from_pool(pool: Any, records: Iterable[Record | BadRecord]) -> Iterator[CaseResult]:
+    with pool:
+        for batch in pool.imap(_score_batch, _batches(records)):
+            yield from batch
+
+
+def _bounded(futures: Iterator[Any], ahead: int) -> Iterator[Any]:
+    """Futures in submission order, never more than ``ahead`` in flight (so the input streams)."""
+    window: list[Any] = []
+    for future in futures:
+        window.append(future)
+        if len(window) > ahead:
+            yield window.pop(0)
+    yield from window
+
+
+def write_rows(board: Scoreboard, path: str | Path) -> None:
+    """Write the board's rows as JSONL (one case a line, keys sorted)."""
+    with Path(path).open("w", encoding="utf-8") as handle:
+        for row in board.rows():
+            handle.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+__all__ = ["ROW_FIELDS", "Scoreboard", "score", "write_rows"]
