@@ -310,7 +310,7 @@ def score(
     elif processes > 1:
         import multiprocessing
 
-        context = multiprocessing.get_context("spawn")
+        context = multiprocessing.get_context()  # the platform's default (fork on Linux): works from any __main__
         pool = context.Pool(processes, initializer=_init_worker, initargs=(_vocab_spec(vocab), count_nouns, policy))
         results = _from_pool(pool, records)
     else:

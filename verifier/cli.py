@@ -1,8 +1,9 @@
-"""The command line: ``bgverify lanes | check FILE | crosscheck FILE`` (also ``python -m verifier``).
+"""The command line: ``bgverify lanes | check FILE | score FILE... | crosscheck FILE | formats`` (also ``python -m verifier``).
 
 Sits on top of the project: imports ``adapters`` and ``evals`` inside its commands.
-Exit codes: 0 success; 1 something was refused (``check``), a lane scored wrong or
-error (``lanes``), or a pair is unclassified (``crosscheck``); 2 a bad file or usage.
+Exit codes: 0 success; 1 something was refused (``check``), a lane or a corpus scored
+wrong or error (``lanes``, ``score``), or a pair is unclassified (``crosscheck``); 2 a
+bad file or usage.
 A bad file or record gives one clear message, never a traceback.
 """
 
@@ -20,20 +21,43 @@ _T = TypeVar("_T")
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """Largest input file ``check`` reads."""
 
-PROGRESS_THRESHOLD = 200
-"""Runs with more items than this show a progress bar (on a terminal only)."""
+PROGRESS_DELAY_S = 1.0
+"""A run that has taken longer than this shows a progress bar on stderr (a terminal only)."""
 
 
 class _Usage(Exception):
     pass
 
 
-def _progress(items: Sequence[_T], total: int, label: str) -> Iterable[_T]:
-    if total <= PROGRESS_THRESHOLD or not sys.stderr.isatty():
-        return items
-    from rich.progress import track
+def _progress(items: Iterable[_T], total: int | None, label: str) -> Iterator[_T]:
+    """The items, with a progress bar on stderr once the run has taken more than a second (terminals only).
 
-    return track(items, total=total, description=label, console=None, transient=True)
+    The bar never writes to stdout, so ``--json > file`` stays clean, and it is erased
+    when the run ends.
+    """
+    import time
+
+    start = time.perf_counter()
+    iterator = iter(items)
+    if not sys.stderr.isatty():
+        yield from iterator
+        return
+    done = 0
+    for item in iterator:
+        yield item
+        done += 1
+        if time.perf_counter() - start > PROGRESS_DELAY_S:
+            break
+    else:
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total, completed=done)
+        for item in iterator:
+            yield item
+            bar.advance(task)
 
 
 def _prog() -> str:
@@ -75,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         "check",
         help="verify every graph in a JSON, JSONL or canonical-text file",
         description="Verify every record of FILE (JSON object or list, JSONL, or canonical S/F/E/U text); one line per equation and per answer. Exit 1 if anything was refused.",
-        epilog="Input formats, operation kinds, question forms and refusal reasons: docs/formats.md.",
+        epilog="Input formats, operation kinds, question forms and refusal reasons: bgverify formats.",
     )
     check.add_argument("file", metavar="FILE")
     check.add_argument(
@@ -110,6 +134,27 @@ def _parser() -> argparse.ArgumentParser:
         "--policy",
         choices=["count_exact", "integer"],
         help="division policy (default: integer for relational records, else count_exact)",
+    )
+    score = sub.add_parser(
+        "score",
+        help="score a corpus against its gold: correct, wrong, refused (by reason), error",
+        description="Score every record of FILE... (JSONL, JSON, canonical text; the lane, upstream dev and relational layouts) against its gold. Prints the outcome and refusal tables, then the first wrong and error cases. Exit 1 on any wrong or error, else 0; 2 for bad usage.",
+        epilog="Record layouts and refusal reasons: bgverify formats.",
+    )
+    score.add_argument("files", nargs="+", metavar="FILE")
+    score.add_argument("--json", action="store_true", help="print the Scoreboard as JSON (the tables are not printed)")
+    score.add_argument("--rows", metavar="FILE.jsonl", help="also write one row per case to this JSONL file")
+    score.add_argument("--processes", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    score.add_argument("--dask", metavar="ADDRESS", help="score on a Dask cluster (the scheduler's address)")
+    score.add_argument("--count-nouns", choices=["declared", "auto"], default="declared", help="count-noun handling")
+    score.add_argument(
+        "--policy", choices=["count_exact", "integer"], help="division policy (default: each record's own)"
+    )
+    score.add_argument("--examples", type=int, default=5, metavar="N", help="wrong and error cases shown (default 5)")
+    sub.add_parser(
+        "formats",
+        help="print the input-format reference",
+        description="Print the input-format reference (verifier/formats.md, shipped in the package).",
     )
     cross = sub.add_parser(
         "crosscheck",
@@ -284,6 +329,90 @@ def _lanes(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if all(lane.ok for lane in results) else 1
 
 
+def _score(args: argparse.Namespace, out: TextIO) -> int:
+    import itertools
+
+    from adapters import MathGraphError
+    from adapters.corpus import read_records
+    from evals.scoreboard import score, write_rows
+
+    if args.processes < 1:
+        raise _Usage(f"--processes must be at least 1, found {args.processes}")
+    if args.dask and args.processes > 1:
+        raise _Usage("give --processes or --dask, not both")
+    for name in args.files:
+        path = Path(name)
+        if not path.is_file():
+            raise _Usage(f"{name}: no such file")
+    scheduler = None
+    if args.dask:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise _Usage("--dask needs dask: pip install 'binding-graph-verifier[dask]'") from None
+        scheduler = Client(args.dask)
+    records = itertools.chain.from_iterable(read_records(name, errors="collect") for name in args.files)
+    try:
+        board = score(
+            records,
+            count_nouns=args.count_nouns,
+            policy=args.policy,
+            processes=args.processes,
+            scheduler=scheduler,
+            progress=lambda results: _progress(results, None, "score"),
+        )
+    except MathGraphError as exc:
+        raise _Usage(str(exc)) from None
+    finally:
+        if scheduler is not None:
+            scheduler.close()
+    if args.rows:
+        write_rows(board, args.rows)
+    if args.json:
+        out.write(json.dumps(board.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _score_tables(board, out, args.examples)
+    return 0 if board.ok else 1
+
+
+def _score_tables(board: object, out: TextIO, examples: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from evals.scoring import OUTCOMES
+
+    console = Console(file=out, width=120, highlight=False)
+    outcomes = Table(title=f"{board.total} cases")  # type: ignore[attr-defined]
+    for name in ("outcome", "cases"):
+        outcomes.add_column(name, justify="right" if name == "cases" else "left")
+    for outcome in OUTCOMES:
+        outcomes.add_row(outcome.replace("_", " "), str(board.counts.get(outcome, 0)))  # type: ignore[attr-defined]
+    console.print(outcomes)
+    by_reason = board.counts_by_reason  # type: ignore[attr-defined]
+    if by_reason:
+        reasons = Table(title="refusals by reason")
+        for name in ("reason", "expected", "unexpected"):
+            reasons.add_column(name, justify="left" if name == "reason" else "right")
+        for reason in sorted(by_reason):
+            reasons.add_row(reason, str(by_reason[reason]["expected"]), str(by_reason[reason]["unexpected"]))
+        console.print(reasons)
+    for outcome in ("wrong", "error"):
+        rows = board.cases(outcome)  # type: ignore[attr-defined]
+        for row in rows[:examples]:
+            console.print(f"{outcome} {row['id']} ({row['where']}): expected {row['expected']}; found {row['found']}")
+            if row["cause"]:
+                console.print(f"    {row['cause']}")
+        if len(rows) > examples:
+            console.print(f"... and {len(rows) - examples} more {outcome} cases (--rows FILE.jsonl lists every case)")
+
+
+def _formats(args: argparse.Namespace, out: TextIO) -> int:
+    from importlib import resources
+
+    out.write(resources.files("verifier").joinpath("formats.md").read_text(encoding="utf-8"))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     stream = out if out is not None else sys.stdout
@@ -293,7 +422,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         parser.print_help(stream)
         return 2
     try:
-        return {"lanes": _lanes, "check": _check, "crosscheck": _crosscheck}[args.command](args, stream)
+        commands = {"lanes": _lanes, "check": _check, "crosscheck": _crosscheck, "score": _score, "formats": _formats}
+        return commands[args.command](args, stream)
     except _Usage as exc:
         sys.stderr.write(f"bgverify {args.command}: error: {exc}\n")
         return 2

@@ -1,0 +1,139 @@
+"""evals.score and the Scoreboard: outcomes, rows, JSON identical in process, on a pool and on Dask (SPEC §9)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import evals
+from evals.scoreboard import ROW_FIELDS, Scoreboard
+from verifier.cli import main
+
+GRAPH = {
+    "entities": ["Sam"],
+    "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
+    "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": "1/2"}}],
+    "unknown": {"entity": "Sam", "unit": "apples"},
+}
+CORPUS = [
+    {"id": "right", "ground_truth_graph": {**GRAPH, "operations": []}, "expected_answer": 5, "expected_unit": "apples"},
+    {"id": "wrong", "ground_truth_graph": {**GRAPH, "operations": []}, "expected_answer": 6, "expected_unit": "apples"},
+    {"id": "halved", "ground_truth_graph": GRAPH, "expected_answer": "11/2", "expected_unit": "apples"},
+    {"id": "refused", "format": "math_graph", "input": GRAPH, "expect": {"refusal": "unknown_unit"}},
+]
+
+
+def corpus(tmp_path: Path, copies: int = 1) -> Path:
+    path = tmp_path / "corpus.jsonl"
+    lines = [json.dumps({**r, "id": f"{r['id']}-{i}"}) for i in range(copies) for r in CORPUS]
+    path.write_text("\n".join([*lines, "not json"]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_outcomes_rows_and_reasons(tmp_path: Path) -> None:
+    """Each case lands in its outcome; rows keep exact values as text plus numerator and denominator."""
+    board = evals.score(corpus(tmp_path), count_nouns="auto")
+    assert board.counts == {
+        "correct": 1,
+        "wrong": 1,
+        "refused_expected": 0,
+        "refused_unexpected": 2,  # 5 + 1/2 apples is no whole count (twice: 'halved' and 'refused')
+        "error": 1,  # the line that is not JSON
+    }
+    assert board.counts_by_reason == {"non_integer_count": {"expected": 0, "unexpected": 2}}
+    rows = board.rows()
+    assert list(rows[0]) == list(ROW_FIELDS)
+    assert rows[1]["outcome"] == "wrong"
+    assert (rows[1]["value"], rows[1]["numerator"], rows[1]["denominator"], rows[1]["unit"]) == ("5", 5, 1, "apples")
+    assert board.cases("error")[-1]["where"] == "corpus.jsonl:5"
+    assert not board.ok
+    with pytest.raises(ValueError, match="outcome must be one of"):
+        board.cases("nope")
+
+
+def test_declared_counts_and_refusal_reasons(tmp_path: Path) -> None:
+    """Under declared nouns the undeclared 'apples' is refused: expected where the gold says so."""
+    board = evals.score(corpus(tmp_path))
+    assert board.counts["refused_expected"] == 1
+    assert board.counts_by_reason["unknown_unit"]["expected"] == 1
+    assert board.counts_by_reason["unknown_unit"]["unexpected"] == 3
+
+
+def test_a_pool_gives_byte_identical_json(tmp_path: Path) -> None:
+    """processes=2 scores the same board, in the same order, as one process."""
+    path = corpus(tmp_path, copies=100)  # several batches
+    one = json.dumps(evals.score(path, count_nouns="auto").to_json(), sort_keys=True)
+    two = json.dumps(evals.score(path, count_nouns="auto", processes=2).to_json(), sort_keys=True)
+    assert one == two
+
+
+def test_dask_gives_byte_identical_json(tmp_path: Path) -> None:
+    """A Dask LocalCluster started here scores the same board as one process."""
+    distributed = pytest.importorskip("dask.distributed")
+    path = corpus(tmp_path, copies=100)
+    one = json.dumps(evals.score(path, count_nouns="auto").to_json(), sort_keys=True)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_dask = json.dumps(evals.score(path, count_nouns="auto", scheduler=client).to_json(), sort_keys=True)
+    assert one == on_dask
+
+
+def test_to_pandas_keeps_exact_values(tmp_path: Path) -> None:
+    """Exact values are strings; numerator and denominator are integer columns."""
+    pytest.importorskip("pandas")
+    frame = evals.score(corpus(tmp_path), count_nouns="auto").to_pandas()
+    assert list(frame.columns) == list(ROW_FIELDS)
+    assert str(frame["numerator"].dtype) == "Int64"
+    assert frame.loc[frame["id"] == "wrong-0", "value"].item() == "5"
+
+
+def test_html_repr_shows_counts_and_the_bad_cases(tmp_path: Path) -> None:
+    """The notebook view is a table of outcomes, refusals and the wrong cases."""
+    html = evals.score(corpus(tmp_path), count_nouns="auto")._repr_html_()
+    assert "<th>wrong</th>" in html
+    assert "<td>wrong-0</td>" in html
+
+
+def test_bad_arguments() -> None:
+    """Bad options are ValueErrors naming them."""
+    for kwargs in (
+        {"count_nouns": "some"},
+        {"policy": "floor"},
+        {"processes": 0},
+        {"processes": 2, "scheduler": object()},
+    ):
+        with pytest.raises(ValueError, match=r"count_nouns|policy|processes"):
+            evals.score([], **kwargs)  # type: ignore[arg-type]
+    assert evals.score([]).total == 0
+    assert isinstance(evals.score([]), Scoreboard)
+
+
+def test_score_command(tmp_path: Path) -> None:
+    """Bgverify score: tables and the first wrong case, exit 1; --json and --rows write the board; 2 for usage."""
+    path = corpus(tmp_path)
+    out = io.StringIO()
+    assert main(["score", str(path), "--count-nouns", "auto"], out=out) == 1
+    text = out.getvalue()
+    assert "wrong wrong-0 (corpus.jsonl:2): expected 6 apples; found 5 apples" in text
+    rows = tmp_path / "rows.jsonl"
+    out = io.StringIO()
+    assert main(["score", str(path), "--count-nouns", "auto", "--json", "--rows", str(rows)], out=out) == 1
+    assert json.loads(out.getvalue())["counts"]["wrong"] == 1
+    assert len(rows.read_text().splitlines()) == 5
+    assert main(["score", str(tmp_path / "absent.jsonl")], out=io.StringIO()) == 2
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(CORPUS[0]) + "\n")
+    assert main(["score", str(good), "--count-nouns", "auto", "--processes", "2"], out=io.StringIO()) == 0
+
+
+def test_dev_set_scores_fifty_correct(upstream: Path) -> None:
+    """The upstream dev set under --count-nouns auto: 50 correct, in process and on a pool."""
+    path = upstream / "gsm8k_parser_dev" / "cases.jsonl"
+    one = evals.score(path, count_nouns="auto")
+    assert one.counts["correct"] == 50
+    assert one.to_json() == evals.score(path, count_nouns="auto", processes=2).to_json()
