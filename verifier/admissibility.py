@@ -127,6 +127,19 @@ class UnitProof(NamedTuple):
     rhs: sympy.Expr
     result_ref: UnitRef | None = None
 
+    def __repr__(self) -> str:
+        return f"UnitProof({self.lhs_symbol_id}: {self.to_canonical_string()})"
+
+    def _repr_html_(self) -> str:
+        from verifier.display import unit_proof_html
+
+        return unit_proof_html(self)
+
+    def _repr_latex_(self) -> str:
+        from verifier.display import unit_proof_latex
+
+        return unit_proof_latex(self)
+
     def to_canonical_string(self) -> str:
         """``"<kind>: [<operand dims in sorted dep order>] -> <result dim>"`` (upstream format)."""
         dims = ",".join(op.dimension.to_canonical_string() for op in self.operands if op.symbol_id != "<literal>")
@@ -168,6 +181,11 @@ class Verdict:
     status: str
     proof: UnitProof | None = None
     refusal: Refusal | None = None
+
+    def _repr_html_(self) -> str:
+        from verifier.display import verdict_html
+
+        return verdict_html(self)
 
     def __post_init__(self) -> None:
         if self.status == "admitted":

@@ -110,6 +110,11 @@ class CrosscheckReport:
         """The first ``limit`` pairs of a category."""
         return tuple(p for p in self.pairs if p.category == category)[:limit]
 
+    def _repr_html_(self) -> str:
+        from verifier.display import crosscheck_html
+
+        return crosscheck_html(self)
+
     def rows(self) -> list[dict[str, str]]:
         """One dict per pair (``pandas.DataFrame(report.rows())``)."""
         return [p.to_json() for p in self.pairs]

@@ -171,7 +171,9 @@ class _Run:
         if root is not None:
             self.out.roots[name] = root
         self.out.values.pop(name, None)
-        self.out.steps.append(StepRecord("refuse", name, "", (), (), None, None, str(refusal)))
+        eq = self.by_lhs.get(name)  # a refused step still shows what it would have computed
+        formula = eq.rhs_canonical if eq is not None else ""
+        self.out.steps.append(StepRecord("refuse", name, formula, (), (), None, None, str(refusal)))
 
     def equation_problem(self, eq: BoundEquation, refusal: Refusal) -> None:
         self.problem(eq.lhs_symbol_id, 1, self.position[eq.lhs_symbol_id], refusal, eq.lhs_symbol_id)

@@ -176,6 +176,10 @@ class GraphReport:
         answers: unknown ``symbol_id`` → :class:`Answer` or :class:`Refusal`.
         trace: the ordered steps; :meth:`replay` recomputes them.
         policy: the division policy used.
+        labels: symbol id → its readable name (``Ana.feet@t0``), for display only.
+
+    In a notebook a report shows as its answers and its trace, in labels, with every
+    exact input, factor and value (``_repr_html_``).
     """
 
     verdicts: Mapping[str, Verdict]
@@ -184,6 +188,7 @@ class GraphReport:
     answers: Mapping[str, Answer | Refusal]
     trace: tuple[TraceStep, ...] = field(repr=False)
     policy: str = "count_exact"
+    labels: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def replay(self) -> dict[str, Fraction]:
         """Recompute the trace (see :func:`replay`) and check it reproduces every answer.
@@ -225,6 +230,11 @@ class GraphReport:
             f"GraphReport({len(self.verdicts)} equations, {admitted} admitted; "
             f"{len(self.values)} values, {len(self.refusals)} refused; answers: {answers or 'none'})"
         )
+
+    def _repr_html_(self) -> str:
+        from verifier.display import graph_report_html
+
+        return graph_report_html(self)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data: verdicts, values, refusals, answers and the trace."""
@@ -297,6 +307,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str
         answers=answers,
         trace=(*(_trace_step(step) for step in solution.steps), *answer_steps),
         policy=policy,
+        labels={s.symbol_id: s.name for s in graph.symbols},
     )
 
 
