@@ -41,3 +41,11 @@ __all__ = [
     "parse_canonical_text",
     "read_json",
 ]
+
+
+def __getattr__(name: str) -> str:
+    if name == "__version__":  # the distribution's version, read on first use
+        from units._version import distribution_version
+
+        return distribution_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,6 +15,10 @@ __all__ = ["Scoreboard", "score"]
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # the distribution's version, read on first use
+        from units._version import distribution_version
+
+        return distribution_version()
     if name in __all__:
         from evals import scoreboard
 

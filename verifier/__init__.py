@@ -71,6 +71,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name == "__version__":  # the distribution's version, read on first use
+        from units._version import distribution_version
+
+        return distribution_version()
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'verifier' has no attribute {name!r}")

@@ -65,12 +65,36 @@ def _prog() -> str:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from units._version import distribution_version
 
-    try:
-        return version("binding-graph-verifier")
-    except PackageNotFoundError:  # running from a checkout that is not installed
-        return "unknown"
+    return distribution_version()
+
+
+def version_text() -> str:
+    """``bgverify 0.1.0``, then which distribution provides each import name, warning about any other."""
+    from units._version import DISTRIBUTION, import_name_owners
+
+    lines = [f"{_prog()} {_version()}"]
+    for name, owners in import_name_owners().items():
+        others = [d for d in owners if d != DISTRIBUTION]
+        lines.append(f"  import {name}: {', '.join(owners) or 'not installed (a checkout on sys.path)'}")
+        if others:
+            lines.append(
+                f"  warning: {', '.join(others)} also provides '{name}'; pip lets one overwrite the other's files"
+                " (install them in separate environments)"
+            )
+    return "\n".join(lines)
+
+
+class _VersionAction(argparse.Action):
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=str(kwargs.get("help", "")))
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: object, values: object, option: object = None
+    ) -> None:
+        sys.stdout.write(version_text() + "\n")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -78,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
         prog=_prog(),
         description="Verify binding graphs: dimensional admissibility, exact values, answers or typed refusals.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show the version and who provides each import name")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     lanes = sub.add_parser(
         "lanes",

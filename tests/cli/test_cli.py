@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -200,3 +201,19 @@ def test_check_count_nouns_auto_declares_per_graph_and_refuses_typos(tmp_path: P
     assert "answer unknown_sam_jumping_jacks: 8 jumping jacks" in text
     assert "nouns.jsonl:2: refused unknown_unit" in text
     assert "did you mean 'jumping jacks'" in text
+
+
+def test_version_names_the_owner_of_each_import_name_and_warns_of_a_clash(tmp_path: Path) -> None:
+    """--version lists who provides units, adapters, verifier and evals; another distribution of 'adapters' is warned of."""
+    info = tmp_path / "adapterhub_fake-9.9.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: adapterhub-fake\nVersion: 9.9\n")
+    (info / "top_level.txt").write_text("adapters\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "verifier", "--version"], capture_output=True, text=True, check=True, env=env
+    )
+    assert "import units: binding-graph-verifier" in done.stdout
+    assert "import adapters: adapterhub-fake, binding-graph-verifier" in done.stdout
+    assert "warning: adapterhub-fake also provides 'adapters'" in done.stdout
+    assert "warning" not in done.stdout.split("import adapters")[0]
