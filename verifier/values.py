@@ -190,8 +190,12 @@ class GraphReport:
     policy: str = "count_exact"
     labels: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
-    def replay(self) -> dict[str, Fraction]:
+    def replay(self) -> dict[str, sympy.Rational]:
         """Recompute the trace (see :func:`replay`) and check it reproduces every answer.
+
+        Returns:
+            Every recomputed value by target, as ``sympy.Rational`` like every exact
+            number in a report (``Fraction(x)`` gives a :class:`fractions.Fraction`).
 
         Raises:
             ReplayError: on any mismatch.
@@ -200,7 +204,7 @@ class GraphReport:
         for name, answer in self.answers.items():
             if isinstance(answer, Answer) and values.get(name) != Fraction(int(answer.value.p), int(answer.value.q)):
                 raise ReplayError(f"answer {name}: replayed {values.get(name)}, reported {answer.value}")
-        return values
+        return {name: rational(value) for name, value in values.items()}
 
     def lines(self) -> list[str]:
         """One readable line per equation and per answer."""

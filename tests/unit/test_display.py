@@ -60,3 +60,18 @@ def test_crosscheck_html_groups_by_category() -> None:
     assert "<td>admits_dimension_mismatch</td><td>1</td>" in html
     assert "<caption>admits_dimension_mismatch</caption>" in html
     assert "<td>length + mass</td>" in html
+
+
+def test_public_numbers_are_sympy_rationals() -> None:
+    """Answers, values and replay() all give sympy.Rational; Fraction(x) converts."""
+    from fractions import Fraction
+
+    import sympy
+
+    result = report()
+    replayed = result.replay()
+    assert all(isinstance(v, sympy.Rational) for v in replayed.values())
+    (answer,) = result.answers.values()
+    assert isinstance(answer.value, sympy.Rational)  # type: ignore[union-attr]
+    assert Fraction(replayed["unknown_ana_feet"]) == Fraction(21, 4)
+    assert all(isinstance(v.magnitude, sympy.Rational) for v in result.values.values())
