@@ -111,14 +111,34 @@ class Scoreboard:
             raise ValueError(f"outcome must be one of {list(OUTCOMES)}, found {outcome!r}")
         return [row for row in self.rows() if outcome is None or row["outcome"] == outcome]
 
-    def to_json(self) -> dict[str, object]:
-        """``{"counts", "counts_by_reason", "total", "cases"}`` (no timings, so byte-stable)."""
-        return {
+    def to_json(self, *, cases: bool = True) -> dict[str, object]:
+        """``{"counts", "counts_by_reason", "total", "cases"}`` (no timings, so byte-stable); ``cases=False`` leaves the rows out."""
+        out: dict[str, object] = {
             "total": self.total,
             "counts": {o: self.counts.get(o, 0) for o in OUTCOMES},
             "counts_by_reason": {k: self.counts_by_reason[k] for k in sorted(self.counts_by_reason)},
-            "cases": self.rows(),
         }
+        if cases:
+            out["cases"] = self.rows()
+        return out
+
+    def write_json(self, handle: Any) -> None:
+        """Write :meth:`to_json` as JSON text to a text stream, one case a line (no whole-document copy in memory).
+
+        The text is deterministic and parses to exactly ``to_json()``.
+        """
+        data = self.to_json(cases=False)
+        cases = self._rows
+        handle.write('{"cases": [')
+        for i, row in enumerate(cases):
+            handle.write(
+                ("\n" if i == 0 else ",\n")
+                + json.dumps(dict(zip(ROW_FIELDS, row, strict=True)), sort_keys=True, ensure_ascii=False)
+            )
+        handle.write("\n]")
+        for key in ("counts", "counts_by_reason", "total"):
+            handle.write(f", {json.dumps(key)}: {json.dumps(data[key], sort_keys=True, ensure_ascii=False)}")
+        handle.write("}\n")
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame`` of :meth:`rows` (exact values as strings; ``numerator``/``denominator`` as Int64).

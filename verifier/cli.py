@@ -393,7 +393,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     if args.rows:
         write_rows(board, args.rows)
     if args.json:
-        out.write(json.dumps(board.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+        board.write_json(out)
     else:
         _score_tables(board, out, args.examples)
     return 0 if board.ok else 1

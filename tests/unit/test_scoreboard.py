@@ -137,3 +137,14 @@ def test_dev_set_scores_fifty_correct(upstream: Path) -> None:
     one = evals.score(path, count_nouns="auto")
     assert one.counts["correct"] == 50
     assert one.to_json() == evals.score(path, count_nouns="auto", processes=2).to_json()
+
+
+def test_streamed_json_parses_to_the_board(tmp_path: Path) -> None:
+    """write_json (what score --json prints) parses back to exactly to_json()."""
+    board = evals.score(corpus(tmp_path, copies=3), count_nouns="auto")
+    out = io.StringIO()
+    board.write_json(out)
+    assert json.loads(out.getvalue()) == board.to_json()
+    empty = io.StringIO()
+    evals.score([]).write_json(empty)
+    assert json.loads(empty.getvalue()) == evals.score([]).to_json()
