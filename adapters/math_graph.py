@@ -418,14 +418,18 @@ def _operand(kind: str, data: object, path: str) -> Operand:
 def graph_from_dict(data: object) -> MathProblemGraph:
     """Read a math problem graph from JSON data (the upstream layout).
 
-    Numbers must be exact: ints, exact strings (``"7/2"``) or the text of JSON numbers as
-    kept by ``units._numbers.loads_exact`` — never ``float`` (read files with
-    :func:`adapters.read_json`).
+    Numbers follow SPEC §4 "Numbers": ints, exact strings (``"7/2"``, ``"2.5"``),
+    ``Fraction``, finite ``Decimal``, ``sympy.Rational``, the text of JSON numbers as
+    :func:`adapters.read_json` keeps them, and floats read as the decimal of their
+    shortest repr (at most 15 significant digits).  An ``"id"`` string, as records carry,
+    is allowed and ignored (it is metadata, not part of the graph).
 
     Raises:
         MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field.
     """
-    obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, set())
+    obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, {"id"})
+    if "id" in obj and not isinstance(obj["id"], (str, int)) or isinstance(obj.get("id"), bool):
+        raise MathGraphError("malformed_input", f"an id is a string, found {clip(obj['id'])}", "graph.id")
     lists: dict[str, list[object]] = {}
     for key in ("entities", "initial_state", "operations"):
         value = obj[key]
