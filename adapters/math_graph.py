@@ -428,7 +428,7 @@ def graph_from_dict(data: object) -> MathProblemGraph:
         MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field.
     """
     obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, {"id"})
-    if "id" in obj and not isinstance(obj["id"], (str, int)) or isinstance(obj.get("id"), bool):
+    if ("id" in obj and not isinstance(obj["id"], (str, int))) or isinstance(obj.get("id"), bool):
         raise MathGraphError("malformed_input", f"an id is a string, found {clip(obj['id'])}", "graph.id")
     lists: dict[str, list[object]] = {}
     for key in ("entities", "initial_state", "operations"):

@@ -75,20 +75,6 @@ def _fraction_text(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
-def _same_unit(found: str | None, gold: str | None, vocab: UnitVocabulary) -> bool:
-    """Equal surfaces, or two surfaces of one lemma (``inch``/``inches``); anything else differs."""
-    if found == gold:
-        return True
-    if found is None or gold is None:
-        return False
-    from units import UnitRefusal
-
-    try:
-        return vocab.resolve(found).lemma == vocab.resolve(gold).lemma
-    except UnitRefusal:
-        return False
-
-
 def score_record(
     record: Record,
     *,
@@ -159,7 +145,7 @@ def score_record(
         return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace, found)
     from units import default_vocabulary
 
-    same_unit = _same_unit(found.unit, gold.unit, record_vocab or default_vocabulary())
+    same_unit = (record_vocab or default_vocabulary()).same_unit(found.unit, gold.unit)
     if value == gold.value and same_unit:
         return result("correct", text, "", found.trace, found)
     why = "the value differs" if value != gold.value else f"the unit differs ({found.unit} vs {gold.unit})"

@@ -334,6 +334,22 @@ class UnitVocabulary:
                 self._derived.clear()
             return self._derived.setdefault(key, derived)
 
+    def same_unit(self, a: str | None, b: str | None) -> bool:
+        """Whether two unit surfaces name one unit: equal, or two surfaces of one lemma (``inch``/``inches``).
+
+        ``None`` (a pure number) is the same only as ``None``; a surface that does not
+        resolve is the same only as itself.  Commensurable units (``foot``/``inch``) are
+        *not* the same unit: an answer in inches is not one in feet.
+        """
+        if a == b:
+            return True
+        if a is None or b is None:
+            return False
+        try:
+            return self.resolve(a).lemma == self.resolve(b).lemma
+        except UnitRefusal:
+            return False
+
     def declarable_nouns(self, surfaces: Iterable[object]) -> tuple[str, ...]:
         """The surfaces, in order and once each, that do not resolve but could be declared count nouns.
 

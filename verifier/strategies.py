@@ -40,6 +40,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without hypothes
     ) from exc
 
 from adapters.math_graph import (
+    FRACTION_REFERENTS,
     Comparison,
     FractionPortion,
     InitialPossession,
@@ -279,7 +280,7 @@ def _op(draw: st.DrawFn, world: _World, kind: str, entities: Sequence[str]) -> O
     if (amount * num / den).denominator != 1:
         return None
     world.holdings[(actor, made)] = amount - amount * num / den
-    referent = draw(st.sampled_from(["that", "it", "them", "rest", "the_rest"]))
+    referent = draw(st.sampled_from(FRACTION_REFERENTS))
     return Operation(actor, kind, FractionPortion(Fraction(num), Fraction(den), referent))
 
 
@@ -401,7 +402,7 @@ def _schema_valid(
             operand = PartitionChunk(draw(positive), draw(st.sampled_from(units)), draw(st.sampled_from(units)))
         else:
             den = draw(st.integers(1, 6))
-            referent = draw(st.sampled_from(["that", "it", "them", "rest", "the_rest"]))
+            referent = draw(st.sampled_from(FRACTION_REFERENTS))
             operand = FractionPortion(Fraction(draw(st.integers(0, den))), Fraction(den), referent)
         operations.append(Operation(actor, kind, operand, target))
     unknown = Unknown(draw(st.sampled_from([*entities, None])), draw(st.sampled_from(units)))

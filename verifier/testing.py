@@ -105,7 +105,7 @@ def assert_answer(
             the message lists the report's lines.
         TypeError: ``value`` is a float or not an exact number.
     """
-    from units import UnitRefusal, default_vocabulary
+    from units import default_vocabulary
     from verifier.values import Answer
 
     expected = _exact(value)
@@ -124,13 +124,7 @@ def assert_answer(
     if not isinstance(answer, Answer):
         raise AssertionError(f"expected {want}, but {name} was refused {answer.reason}: {answer}\n{_trace(report)}")
     found = Fraction(int(answer.value.p), int(answer.value.q))
-    same_unit = unit is None or unit == answer.unit
-    if not same_unit and answer.unit is not None:
-        voc = vocab or default_vocabulary()
-        try:
-            same_unit = voc.resolve(unit).lemma == voc.resolve(answer.unit).lemma
-        except UnitRefusal:
-            same_unit = False
+    same_unit = unit is None or (vocab or default_vocabulary()).same_unit(unit, answer.unit)
     if found != expected or not same_unit:
         raise AssertionError(f"expected {want}, found {answer} for {name}\n{_trace(report)}")
 
