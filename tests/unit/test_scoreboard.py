@@ -148,3 +148,15 @@ def test_streamed_json_parses_to_the_board(tmp_path: Path) -> None:
     empty = io.StringIO()
     evals.score([]).write_json(empty)
     assert json.loads(empty.getvalue()) == evals.score([]).to_json()
+
+
+def test_score_command_on_dask_prints_the_same_json(tmp_path: Path) -> None:
+    """Bgverify score --dask ADDRESS gives the same --json as one process."""
+    distributed = pytest.importorskip("dask.distributed")
+    path = corpus(tmp_path, copies=3)
+    one = io.StringIO()
+    main(["score", str(path), "--count-nouns", "auto", "--json"], out=one)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        on_dask = io.StringIO()
+        main(["score", str(path), "--count-nouns", "auto", "--json", "--dask", cluster.scheduler_address], out=on_dask)
+    assert on_dask.getvalue() == one.getvalue()
