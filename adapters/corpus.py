@@ -73,13 +73,14 @@ class Record:
     Attributes:
         id: the record's ``id``, else ``"<source>:<line>"``.
         source: the file name (or ``"<text>"``).
-        line: the 1-based line of a JSONL record; for a JSON list, the item's index + 1;
-            ``0`` for a whole-file record.
+        line: the 1-based line of a JSONL record; ``0`` for an item of a JSON list or a
+            whole-file record.
         data: the record exactly as read (exact numbers), for
             :func:`adapters.records.bind_record`.
         gold: the expected outcome, or ``None`` when the layout carries none.
         format: the record's declared ``format`` (lane cases), or ``None`` (detected when bound).
         lane: a lane case's lane name when the source is a bundled lane file, else ``""``.
+        index: the 0-based position of a JSON list's item (then ``line`` is 0), else ``None``.
     """
 
     id: str
@@ -89,11 +90,12 @@ class Record:
     gold: Gold | None
     format: str | None = None
     lane: str = ""
+    index: int | None = None
 
     @property
     def where(self) -> str:
-        """``graphs.jsonl:34`` (or the source alone for a whole-file record)."""
-        return f"{self.source}:{self.line}" if self.line else self.source
+        """``graphs.jsonl:34`` for a line, ``cases.json[5]`` for an item of a JSON list, else the source."""
+        return _where(self.source, self.line, self.index)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +105,19 @@ class BadRecord:
     source: str
     line: int
     error: MathGraphError
+    id: str = ""
+    index: int | None = None
 
     @property
     def where(self) -> str:
-        """``cases.jsonl:7``."""
-        return f"{self.source}:{self.line}" if self.line else self.source
+        """``cases.jsonl:7`` (or ``cases.json[5]`` for an item of a JSON list)."""
+        return _where(self.source, self.line, self.index)
+
+
+def _where(source: str, line: int, index: int | None) -> str:
+    if index is not None:
+        return f"{source}[{index}]"
+    return f"{source}:{line}" if line else source
 
 
 class RecordsError(MathGraphError):
@@ -144,8 +154,16 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
             return Gold(value=_exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
         key = "refusal" if "refusal" in expect else "category"
         text = expect[key]
-        if not isinstance(text, str) or not text:
-            raise MathGraphError("malformed_input", f"expect.{key} must be a name", f"{where}.expect.{key}")
+        from verifier.crosscheck import CATEGORIES
+        from verifier.reasons import REFUSAL_REASONS
+
+        names = REFUSAL_REASONS if key == "refusal" else frozenset(CATEGORIES)
+        if not isinstance(text, str) or text not in names:
+            raise MathGraphError(
+                "malformed_input",
+                f"expect.{key} {clip(text)} is not a {key} name (SPEC §6{'' if key == 'refusal' else ', §7'})",
+                f"{where}.expect.{key}",
+            )
         return Gold(refusal=text) if key == "refusal" else Gold(category=text)
     if "expected_answer" in record:
         return Gold(
@@ -163,7 +181,7 @@ def _exact(value: object, path: str) -> Fraction:
     try:
         return parse_exact(value, path=path)
     except UnitRefusal as exc:
-        raise MathGraphError(exc.reason, exc.explain(), path) from None
+        raise MathGraphError(exc.reason, f"{exc.detail} (found {clip(value)})", path) from None
 
 
 def _unit(unit: object, where: str) -> str | None:
@@ -172,16 +190,20 @@ def _unit(unit: object, where: str) -> str | None:
     raise MathGraphError("malformed_input", f"a gold unit is a unit surface, found {clip(unit)}", f"{where}.unit")
 
 
-def to_record(item: object, source: str = "<record>", line: int = 0, lane: str = "") -> Record:
+def to_record(
+    item: object, source: str = "<record>", line: int = 0, lane: str = "", index: int | None = None
+) -> Record:
     """One record read as :func:`read_records` reads each (a JSON object or a canonical text).
 
     Raises:
         MathGraphError: ``malformed_input`` for a record that is not an object or text, a
             bad ``id`` or ``format``, or a gold that is not exact (see :class:`Gold`).
     """
-    where = f"{source}:{line}" if line else source
+    where = _where(source, line, index)
     if isinstance(item, str):
-        return Record(id=where, source=source, line=line, data=item, gold=None, format="canonical_text", lane=lane)
+        return Record(
+            id=where, source=source, line=line, data=item, gold=None, format="canonical_text", lane=lane, index=index
+        )
     if not isinstance(item, Mapping):
         raise MathGraphError("malformed_input", f"a record is a JSON object, found {type(item).__name__}", where)
     raw_id = item.get("id")
@@ -205,6 +227,7 @@ def to_record(item: object, source: str = "<record>", line: int = 0, lane: str =
         gold=_gold(item, where),
         format=fmt,
         lane=lane,
+        index=index,
     )
 
 
@@ -275,11 +298,17 @@ def read_records(
     name, lines = _lines(source)
     bad: list[BadRecord] = []
 
-    def fail(number: int, exc: MathGraphError | UnitRefusal) -> BadRecord:
+    def fail(
+        number: int, exc: MathGraphError | UnitRefusal, value: object = None, index: int | None = None
+    ) -> BadRecord:
         error = (
-            exc if isinstance(exc, MathGraphError) else MathGraphError(exc.reason, exc.explain(), f"{name}:{number}")
+            exc
+            if isinstance(exc, MathGraphError)
+            else MathGraphError(exc.reason, exc.explain(), _where(name, number, index))
         )
-        bad.append(BadRecord(name, number, error))
+        raw = value.get("id") if isinstance(value, Mapping) else None
+        record_id = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
+        bad.append(BadRecord(name, number, error, record_id, index))
         return bad[-1]
 
     number, first = 0, ""
@@ -312,18 +341,19 @@ def read_records(
             if errors == "collect":
                 yield item
         for index, value in items:
+            position = index - 1 if index else None  # a list's items by 0-based index; a whole object by its source
             try:
-                yield to_record(value, name, index, lane)
+                yield to_record(value, name, 0, lane, position)
             except MathGraphError as exc:
-                item = fail(index, exc)
+                item = fail(0, exc, value, position)
                 if errors == "collect":
                     yield item
     else:
         for n, line in itertools.chain([(number, first)], numbered):
             if not line.strip():
                 continue
+            value = head if n == number else _parse(line)
             try:
-                value = head if n == number else _parse(line)
                 if isinstance(value, UnitRefusal):
                     raise value
                 if isinstance(value, list):
@@ -332,7 +362,7 @@ def read_records(
                     )
                 yield to_record(value, name, n, lane)
             except (MathGraphError, UnitRefusal) as exc:
-                item = fail(n, exc)
+                item = fail(n, exc, value)
                 if errors == "collect":
                     yield item
     if bad and errors == "raise":

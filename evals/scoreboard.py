@@ -227,10 +227,10 @@ def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str
     if isinstance(item, BadRecord):
         return CaseResult(
             item.source,
-            f"{item.where}",
+            item.id or item.where,
             "error",
             "(unreadable record)",
-            item.error.reason,
+            "(not run)",
             0.0,
             str(item.error),
             (),

@@ -145,11 +145,25 @@ def score_record(
         return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace, found)
     from units import default_vocabulary
 
-    same_unit = (record_vocab or default_vocabulary()).same_unit(found.unit, gold.unit)
+    voc = record_vocab or default_vocabulary()
+    if gold.unit is not None and found.unit is not None and not _resolves(voc, gold.unit):
+        # the answer's unit resolves and the gold's does not: a typo in the gold, not a wrong answer
+        return result("error", text, f"the gold unit {gold.unit!r} is not a unit of the vocabulary", found.trace, found)
+    same_unit = voc.same_unit(found.unit, gold.unit)
     if value == gold.value and same_unit:
         return result("correct", text, "", found.trace, found)
-    why = "the value differs" if value != gold.value else f"the unit differs ({found.unit} vs {gold.unit})"
+    why = f"the unit differs ({found.unit} vs {gold.unit})" if not same_unit else "the value differs"
     return result("wrong", text, why, found.trace, found)
+
+
+def _resolves(vocab: UnitVocabulary, surface: str) -> bool:
+    from units import UnitRefusal
+
+    try:
+        vocab.resolve(surface)
+    except UnitRefusal:
+        return False
+    return True
 
 
 class _Found(NamedTuple):

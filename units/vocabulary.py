@@ -663,7 +663,10 @@ class UnitVocabulary:
             if hint:
                 text += f"; did you mean {hint[0]!r}?"
             if not declared and surface.isalpha() and surface.islower():
-                text += " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, or bgverify check --count-noun apples=apple)"
+                text += (
+                    " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, --count-noun"
+                    " apples=apple, or --count-nouns auto)"
+                )
             return text
 
         return LazyDetailRefusal("unknown_unit", detail, surface, path)

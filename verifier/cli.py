@@ -100,6 +100,7 @@ class _VersionAction(argparse.Action):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=_prog(),
+        allow_abbrev=False,
         description="Verify binding graphs: dimensional admissibility, exact values, answers or typed refusals.",
     )
     parser.add_argument("--version", action=_VersionAction, help="show the version and who provides each import name")
@@ -170,7 +171,19 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("--rows", metavar="FILE.jsonl", help="also write one row per case to this JSONL file")
     score.add_argument("--processes", type=int, default=1, metavar="N", help="worker processes (default 1)")
     score.add_argument("--dask", metavar="ADDRESS", help="score on a Dask cluster (the scheduler's address)")
-    score.add_argument("--count-nouns", choices=["declared", "auto"], default="declared", help="count-noun handling")
+    score.add_argument(
+        "--count-nouns",
+        choices=["declared", "auto"],
+        default="declared",
+        help="declared (default): only declared nouns resolve; auto: each graph's own nouns are declared for it",
+    )
+    score.add_argument(
+        "--count-noun",
+        action="append",
+        default=[],
+        metavar="SURFACE=LEMMA",
+        help="declare a count noun for every record, e.g. apples=apple (repeatable)",
+    )
     score.add_argument(
         "--policy", choices=["count_exact", "integer"], help="division policy (default: each record's own)"
     )
@@ -376,9 +389,12 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
             raise _Usage("--dask needs dask: pip install 'binding-graph-verifier[dask]'") from None
         scheduler = Client(args.dask)
     records = itertools.chain.from_iterable(read_records(name, errors="collect") for name in args.files)
+    args.convention = []
+    vocab = _vocab(args)
     try:
         board = score(
             records,
+            vocab=vocab if args.count_noun else None,  # type: ignore[arg-type]
             count_nouns=args.count_nouns,
             policy=args.policy,
             processes=args.processes,
@@ -390,6 +406,8 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if scheduler is not None:
             scheduler.close()
+    if board.total == 0:
+        raise _Usage(f"no record to score in {', '.join(args.files)} (empty files)")
     if args.rows:
         write_rows(board, args.rows)
     if args.json:
@@ -423,7 +441,8 @@ def _score_tables(board: object, out: TextIO, examples: int) -> None:
     for outcome in ("wrong", "error"):
         rows = board.cases(outcome)  # type: ignore[attr-defined]
         for row in rows[:examples]:
-            console.print(f"{outcome} {row['id']} ({row['where']}): expected {row['expected']}; found {row['found']}")
+            where = f" ({row['where']})" if row["where"] != row["id"] else ""
+            console.print(f"{outcome} {row['id']}{where}: expected {row['expected']}; found {row['found']}")
             if row["cause"]:
                 console.print(f"    {row['cause']}")
         if len(rows) > examples:

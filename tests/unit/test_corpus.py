@@ -73,3 +73,14 @@ def test_a_missing_file_is_a_typed_refusal(tmp_path: Path) -> None:
 
     with pytest.raises(MathGraphError, match="no such file"):
         list(read_records(tmp_path / "absent.jsonl"))
+
+
+def test_list_items_are_placed_by_index_and_bad_ones_keep_their_id() -> None:
+    """Items of a JSON list are where'd as file[i]; a record whose gold is malformed keeps its id."""
+    text = '[{"id": "a"}, {"id": "b", "input": {}, "expect": {"answer": "5 apples"}}]'
+    first, second = read_records(text, errors="collect")
+    assert isinstance(first, Record)
+    assert first.where == "<text>[0]"
+    assert isinstance(second, BadRecord)
+    assert (second.id, second.where) == ("b", "<text>[1]")
+    assert str(second.error).count("<text>[1]") <= 1

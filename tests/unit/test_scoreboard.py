@@ -160,3 +160,50 @@ def test_score_command_on_dask_prints_the_same_json(tmp_path: Path) -> None:
         on_dask = io.StringIO()
         main(["score", str(path), "--count-nouns", "auto", "--json", "--dask", cluster.scheduler_address], out=on_dask)
     assert on_dask.getvalue() == one.getvalue()
+
+
+def _one(tmp_path: Path, record: dict[str, object]) -> dict[str, object]:
+    path = tmp_path / "one.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    (row,) = evals.score(path, count_nouns="auto").rows()
+    return row
+
+
+def test_bad_gold_is_an_error_not_a_wrong_answer_or_an_excused_refusal(tmp_path: Path) -> None:
+    """A misspelt expected refusal, a gold unit that is no unit, or a malformed answer: error, naming the record."""
+    graph = {**GRAPH, "operations": []}
+    misspelt = _one(
+        tmp_path, {"id": "m", "format": "math_graph", "input": graph, "expect": {"refusal": "unknown_units"}}
+    )
+    assert (misspelt["id"], misspelt["outcome"]) == ("m", "error")
+    assert "is not a refusal name" in str(misspelt["cause"])
+    typo = _one(tmp_path, {"id": "t", "ground_truth_graph": graph, "expected_answer": 5, "expected_unit": "appls"})
+    assert typo["outcome"] == "error"
+    assert "the gold unit 'appls' is not a unit" in str(typo["cause"])
+    text = _one(tmp_path, {"id": "x", "format": "math_graph", "input": graph, "expect": {"answer": "5 apples"}})
+    assert (text["id"], text["outcome"]) == ("x", "error")
+
+
+def test_an_answer_in_another_unit_is_wrong_because_of_the_unit(tmp_path: Path) -> None:
+    """60 inches of gold against an answer of 5 feet: wrong, and the cause says the unit differs."""
+    feet = {
+        "entities": ["Ana"],
+        "initial_state": [{"entity": "Ana", "quantity": {"unit": "feet", "value": 5}}],
+        "operations": [],
+        "unknown": {"entity": "Ana", "unit": "feet"},
+    }
+    row = _one(tmp_path, {"id": "u", "ground_truth_graph": feet, "expected_answer": 60, "expected_unit": "inches"})
+    assert row["outcome"] == "wrong"
+    assert row["cause"] == "the unit differs (feet vs inches)"
+
+
+def test_score_command_usage(tmp_path: Path) -> None:
+    """An empty file is exit 2; --count-noun declares for every record; --count-noun is never read as --count-nouns."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert main(["score", str(empty)], out=io.StringIO()) == 2
+    path = tmp_path / "good.jsonl"
+    path.write_text(json.dumps(CORPUS[0]) + "\n")
+    out = io.StringIO()
+    assert main(["score", str(path), "--count-noun", "apples=apple", "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["counts"]["correct"] == 1
