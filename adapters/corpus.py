@@ -135,6 +135,9 @@ class RecordsError(MathGraphError):
         self.errors = errors
         self.source = source
 
+    def __reduce__(self) -> tuple[type[RecordsError], tuple[object, ...]]:
+        return (RecordsError, (self.source, self.errors))
+
 
 def _gold(record: Mapping[str, object], where: str) -> Gold | None:
     """The gold of one record in any of the module's layouts, or ``None``."""

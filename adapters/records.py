@@ -171,6 +171,14 @@ def bind_record(
     policy = "count_exact"
     try:
         if kind == "math_graph":
+            if isinstance(record, dict):
+                inputs = [key for key in ("ground_truth_graph", "graph", "entities") if key in record]
+                if len(inputs) > 1:
+                    raise MathGraphError(
+                        "malformed_input",
+                        f"a record holds one graph; found {', '.join(inputs)} (which one is meant?)",
+                        "record",
+                    )
             data = record.get("ground_truth_graph", record.get("graph", record)) if isinstance(record, dict) else record
             if data is record and isinstance(record, dict):
                 data = {k: v for k, v in record.items() if k not in RECORD_METADATA}

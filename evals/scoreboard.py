@@ -239,6 +239,24 @@ def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str
     return score_record(item, vocab=vocab, count_nouns=count_nouns, policy=policy)
 
 
+def _check_rebuildable(vocab: UnitVocabulary) -> None:
+    """Refuse a vocabulary a worker cannot rebuild (one not made from the default by declarations).
+
+    Raises:
+        ValueError: a surface resolves differently in the rebuilt vocabulary.
+    """
+    rebuilt = _rebuild(_vocab_spec(vocab))
+    mine = sorted(vocab.surfaces())
+    if mine != sorted(rebuilt.surfaces()) or any(
+        (vocab.resolve(s).lemma, vocab.resolve(s).scale) != (rebuilt.resolve(s).lemma, rebuilt.resolve(s).scale)
+        for s in mine
+    ):
+        raise ValueError(
+            "with processes or a scheduler, vocab must be the default vocabulary plus declarations"
+            " (count nouns, conventions): a worker rebuilds it from those; score this one with processes=1"
+        )
+
+
 def _init_worker(spec: Any, count_nouns: str, policy: str | None) -> None:
     _WORKER.update(vocab=_rebuild(spec), count_nouns=count_nouns, policy=policy)
 
@@ -315,6 +333,8 @@ def score(
         raise ValueError(f"processes must be a positive int, found {processes!r}")
     if processes > 1 and scheduler is not None:
         raise ValueError("give processes or a scheduler, not both")
+    if vocab is not None and (processes > 1 or scheduler is not None):
+        _check_rebuildable(vocab)
     if isinstance(records, (str, Path)):
         from adapters.corpus import read_records
 

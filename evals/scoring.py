@@ -121,6 +121,9 @@ def score_record(
     if gold is None:
         return result("error", "(not run)", "the record has no gold answer, expected refusal or category")
     record_vocab: UnitVocabulary | None = vocab
+    mismatch = _format_mismatch(record)
+    if mismatch:
+        return result("error", "(not run)", f"the record itself is malformed: {mismatch}")
     try:
         if gold.category is not None:
             category = _category(record)
@@ -154,6 +157,23 @@ def score_record(
         return result("correct", text, "", found.trace, found)
     why = f"the unit differs ({found.unit} vs {gold.unit})" if not same_unit else "the value differs"
     return result("wrong", text, why, found.trace, found)
+
+
+def _format_mismatch(record: Record) -> str:
+    """Why a lane case's declared ``format`` is not the one its input has, or ``""`` (undecidable inputs pass)."""
+    from adapters import MathGraphError
+    from adapters.records import detect_format
+
+    data = record.data
+    if record.format is None or not isinstance(data, dict) or not isinstance(data.get("input"), dict):
+        return ""
+    try:
+        found = detect_format(data["input"])
+    except MathGraphError:
+        return ""
+    if found != record.format and not (record.format == "canonical_text" and found == "canonical_text"):
+        return f"its format is {record.format!r} but its input is a {found} record"
+    return ""
 
 
 def _resolves(vocab: UnitVocabulary, surface: str) -> bool:

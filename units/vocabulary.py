@@ -307,7 +307,7 @@ class UnitVocabulary:
                         lemma,
                         path,
                     )
-            elif lemma in self._by_surface or lemma in self._non_units:
+            elif lemma not in new_lemmas and (lemma in self._by_surface or lemma in self._non_units):
                 target = self._by_surface[lemma].lemma if lemma in self._by_surface else self._non_units[lemma]
                 raise UnitRefusal(
                     "malformed_input",

@@ -381,6 +381,8 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         path = Path(name)
         if not path.is_file():
             raise _Usage(f"{name}: no such file")
+        if not path.read_text(encoding="utf-8-sig", errors="replace").strip():
+            raise _Usage(f"{name}: the file is empty (no record to score)")
     scheduler = None
     if args.dask:
         try:

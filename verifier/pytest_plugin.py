@@ -179,7 +179,8 @@ class LaneFile(pytest.File):
             if isinstance(record, BadRecord):
                 name = f"line-{record.line}"
             else:  # a repeated id is told apart by its line, which no other item has
-                name = record.id if ids[record.id] == 1 else f"{record.id}@line{record.line}"
+                place = f"[{record.index}]" if record.index is not None else f"line{record.line}"
+                name = record.id if ids[record.id] == 1 else f"{record.id}@{place}"
             yield LaneItem.from_parent(self, name=name, record=record)
 
 
@@ -219,8 +220,8 @@ class LaneItem(pytest.Item):
             mode = _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES)
             if mode == "fail":
                 raise LaneFailure(result, _message(result))
-            if mode == "xfail":
-                pytest.xfail(f"refused unexpectedly: expected {result.expected}, got {result.got}")
+            if mode == "xfail":  # raised, not pytest.xfail(), so --runxfail shows it failing instead of passing
+                raise pytest.xfail.Exception(f"refused unexpectedly: expected {result.expected}, got {result.got}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         """The case, expected and found, root cause and trace (a plain message, no Python traceback)."""

@@ -6,6 +6,13 @@ import json
 
 import pytest
 
+import evals.scoring  # noqa: F401 - imported here, so pytester's in-process runs never unload what scoring loads
+import units
+
+# pint loads numpy and dask when they are installed; a module a pytester run imported first is unloaded
+# after it, and unloading those breaks importlib.metadata for the next run.  Loading them here keeps them.
+units.default_vocabulary()
+
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
 GRAPH = {
@@ -205,3 +212,24 @@ def test_a_malformed_record_is_an_error_not_an_excused_refusal(pytester: pytest.
     result = pytester.runpytest()
     result.assert_outcomes(failed=3)
     result.stdout.fnmatch_lines(["*the record itself is malformed*", "*a record holds one gold*"])
+
+
+def test_runxfail_shows_an_unexpected_refusal_failing(pytester: pytest.Pytester) -> None:
+    """--runxfail turns the default xfail of an unexpected refusal into a failure, never a pass."""
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    lane(pytester, case("refused", {"answer": "8", "unit": "apples"}, vocab=None))
+    pytester.runpytest().assert_outcomes(xfailed=1)
+    pytester.runpytest("--runxfail").assert_outcomes(failed=1)
+
+
+def test_repeated_ids_in_a_json_list_get_distinct_items(pytester: pytest.Pytester) -> None:
+    """Two items of a JSON list with one id are told apart by index, so --lf cannot lose the wrong one."""
+    ini(pytester, "bgverify_lanes = lanes/*.json")
+    twins = [
+        json.loads(case("x", {"answer": "9", "unit": "apples"})),
+        json.loads(case("x", {"answer": "8", "unit": "apples"})),
+    ]
+    lane(pytester, json.dumps(twins), name="lanes/dup.json")
+    result = pytester.runpytest("-v")
+    result.assert_outcomes(failed=1, passed=1)
+    result.stdout.fnmatch_lines(["*dup.json::x@[[]0[]] FAILED*", "*dup.json::x@[[]1[]] PASSED*"])

@@ -207,3 +207,65 @@ def test_score_command_usage(tmp_path: Path) -> None:
     out = io.StringIO()
     assert main(["score", str(path), "--count-noun", "apples=apple", "--json"], out=out) == 0
     assert json.loads(out.getvalue())["counts"]["correct"] == 1
+
+
+def test_a_pool_fed_by_a_raising_reader_raises_instead_of_hanging(tmp_path: Path) -> None:
+    """read_records' RecordsError crosses the pool (it pickles), so processes=2 raises as processes=1 does."""
+    from adapters.corpus import RecordsError, read_records
+
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(json.dumps(CORPUS[0]) + "\n{bad\n", encoding="utf-8")
+    for processes in (1, 2):
+        with pytest.raises(RecordsError):
+            evals.score(read_records(path), count_nouns="auto", processes=processes)
+
+
+def test_a_vocabulary_a_worker_cannot_rebuild_is_refused_for_a_pool(tmp_path: Path) -> None:
+    """A vocabulary from another lexicon is scored in process only; processes=2 would silently use the default."""
+    from importlib import resources
+
+    from units import UnitVocabulary
+    from units.lexicon import CONVERSIONS_FILE, LEXICON_FILE
+
+    data = resources.files("units").joinpath("data")
+    rows = [
+        r for r in data.joinpath(LEXICON_FILE).read_text(encoding="utf-8").splitlines() if '"surface": "ft"' not in r
+    ]
+    (tmp_path / LEXICON_FILE).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / CONVERSIONS_FILE).write_text(
+        data.joinpath(CONVERSIONS_FILE).read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    other = UnitVocabulary.from_lexicon(tmp_path / LEXICON_FILE, tmp_path / CONVERSIONS_FILE)
+    with pytest.raises(ValueError, match="default vocabulary plus declarations"):
+        evals.score([], vocab=other, processes=2)
+    declared = evals.score([], vocab=evals_default().with_count_nouns({"apples": "apple"}), processes=2)
+    assert declared.total == 0
+
+
+def evals_default():  # type: ignore[no-untyped-def]
+    from units import default_vocabulary
+
+    return default_vocabulary()
+
+
+def test_a_lane_input_holding_a_second_graph_or_the_wrong_format_is_an_error(tmp_path: Path) -> None:
+    """An input with an inner 'graph' beside its own, or a math graph labelled relational, is not scored as a refusal."""
+    inner = {**GRAPH, "graph": {**GRAPH, "operations": []}}
+    two = _one(
+        tmp_path, {"id": "two", "format": "math_graph", "input": inner, "expect": {"answer": "5", "unit": "apples"}}
+    )
+    assert two["outcome"] in ("error", "refused_unexpected")
+    assert "one graph" in str(two["cause"])
+    labelled = {"id": "lab", "format": "relational", "input": GRAPH, "expect": {"refusal": "malformed_input"}}
+    row = _one(tmp_path, labelled)
+    assert row["outcome"] == "error"
+    assert "its format is 'relational' but its input is a math_graph record" in str(row["cause"])
+
+
+def test_an_empty_file_among_several_is_a_usage_error(tmp_path: Path) -> None:
+    """Bgverify score good.jsonl empty.jsonl names the empty file (exit 2) instead of skipping it."""
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps(CORPUS[0]) + "\n")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    assert main(["score", str(good), str(empty), "--count-nouns", "auto"], out=io.StringIO()) == 2

@@ -258,3 +258,12 @@ def test_an_injected_typo_never_yields_a_certified_answer(noun: str, index: int,
     for answer in report.answers.values():
         if isinstance(answer, Answer):
             assert answer.value == 8, (units, answer)
+
+
+def test_declarations_compose_in_either_order() -> None:
+    """apple=apple then apples=apple is the same vocabulary as the other order (it used to raise)."""
+    base = default_vocabulary()
+    one = base.with_count_nouns({"apple": "apple"}).with_count_nouns({"apples": "apple"})
+    two = base.with_count_nouns({"apples": "apple"}).with_count_nouns({"apple": "apple"})
+    assert one.resolve("apples").kind == one.resolve("apple").kind
+    assert one.count_nouns == two.count_nouns
