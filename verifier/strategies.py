@@ -299,7 +299,10 @@ def _cases(draw: st.DrawFn, kinds: tuple[str, ...], max_operations: int) -> tupl
             initial.append(InitialPossession(entity, Quantity(value, unit)))
     operations = []
     for _ in range(draw(st.integers(0, max_operations))):
-        op = _op(draw, world, draw(st.sampled_from(kinds)), entities)
+        kind = draw(st.sampled_from(kinds))
+        if world.partitions and "fraction_portion" in kinds and draw(st.booleans()):
+            kind = "fraction_portion"  # a portion needs a partition before it: draw it often once one exists
+        op = _op(draw, world, kind, entities)
         if op is not None:
             operations.append(op)
     asked_entity = draw(st.sampled_from([*entities, None]))
