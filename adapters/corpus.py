@@ -29,9 +29,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final, Literal
 
+from adapters._common import exact
 from adapters.errors import MathGraphError
 from units import UnitRefusal
-from units._numbers import loads_exact, parse_exact
+from units._numbers import format_exact, loads_exact
 from units.errors import clip
 
 MAX_SOURCE_BYTES: Final[int] = 256 * 1024 * 1024
@@ -61,8 +62,7 @@ class Gold:
             return f"refusal {self.refusal}"
         if self.category is not None:
             return f"category {self.category}"
-        value = self.value if self.value is not None else Fraction(0)
-        text = str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+        text = format_exact(self.value if self.value is not None else Fraction(0))
         return f"{text} {self.unit}" if self.unit else text
 
 
@@ -154,7 +154,7 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
             )
         if "answer" in expect:
             unit = expect.get("unit")
-            return Gold(value=_exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
+            return Gold(value=exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
         key = "refusal" if "refusal" in expect else "category"
         text = expect[key]
         from verifier.crosscheck import CATEGORIES
@@ -170,21 +170,14 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
         return Gold(refusal=text) if key == "refusal" else Gold(category=text)
     if "expected_answer" in record:
         return Gold(
-            value=_exact(record["expected_answer"], f"{where}.expected_answer"),
+            value=exact(record["expected_answer"], f"{where}.expected_answer"),
             unit=_unit(record.get("expected_unit"), where),
         )
     if "gold" in record and "relations" in record:
         query = record.get("query")
         unit = query.get("unit") if isinstance(query, Mapping) else None
-        return Gold(value=_exact(record["gold"], f"{where}.gold"), unit=_unit(unit, where))
+        return Gold(value=exact(record["gold"], f"{where}.gold"), unit=_unit(unit, where))
     return None
-
-
-def _exact(value: object, path: str) -> Fraction:
-    try:
-        return parse_exact(value, path=path)
-    except UnitRefusal as exc:
-        raise MathGraphError(exc.reason, f"{exc.detail} (found {clip(value)})", path) from None
 
 
 def _unit(unit: object, where: str) -> str | None:

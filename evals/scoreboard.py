@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from evals.scoring import OUTCOMES, CaseResult, score_record
+from units._numbers import format_exact
 
 if TYPE_CHECKING:
     from adapters.corpus import BadRecord, Record
@@ -50,7 +51,7 @@ def _row(result: CaseResult) -> tuple[object, ...]:
         result.outcome,
         result.expected,
         result.got,
-        None if value is None else (str(value.numerator) if value.denominator == 1 else f"{value}"),
+        None if value is None else format_exact(value),
         None if value is None else value.numerator,
         None if value is None else value.denominator,
         result.unit,

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from units._numbers import format_exact
+
 if TYPE_CHECKING:
     from adapters.corpus import Record
     from units import UnitVocabulary
@@ -69,10 +71,6 @@ class CaseResult:
             "got": self.got,
             "seconds": round(self.seconds, 3),
         }
-
-
-def _fraction_text(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def score_record(
@@ -143,7 +141,7 @@ def score_record(
         outcome = "refused_expected" if gold.refusal == found.refusal else "refused_unexpected"
         return result(outcome, f"refusal {found.refusal}", found.cause, found.trace, found)
     value = found.value if found.value is not None else Fraction(0)
-    text = f"{_fraction_text(value)} {found.unit}" if found.unit else _fraction_text(value)
+    text = f"{format_exact(value)} {found.unit}" if found.unit else format_exact(value)
     if gold.refusal is not None:
         return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace, found)
     from units import default_vocabulary
@@ -218,8 +216,7 @@ def _answer(
         return _Found("malformed_input", None, None, "the graph asks for nothing", trace), bound.vocab
     answer = next(iter(report.answers.values()))
     if isinstance(answer, Answer):
-        value = Fraction(int(answer.value.p), int(answer.value.q))
-        return _Found(None, value, answer.unit, "", trace), bound.vocab
+        return _Found(None, answer.fraction, answer.unit, "", trace), bound.vocab
     return _Found(answer.reason, None, None, str(answer), trace), bound.vocab
 
 

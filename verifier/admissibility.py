@@ -28,6 +28,7 @@ else:
     from verifier._lazy import sympy
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
+from units._numbers import format_exact
 from units.dimension import DIMENSIONLESS
 from units.errors import clip
 from units.vocabulary import check_commensurable
@@ -101,7 +102,7 @@ class ProofOperand(NamedTuple):
             "role": self.role,
             "unit": self.unit,
             "dimension": self.dimension.to_canonical_string(),
-            "factor": _frac(self.factor),
+            "factor": format_exact(self.factor),
         }
 
 
@@ -836,7 +837,3 @@ def _fraction_portion(
         raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")
     parts = [(state, "state", state.dimension, _ONE), *((share, "scalar", DIMENSIONLESS, _ONE) for share in shares)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), state.ref, state.dimension, lhs_ref)
-
-
-def _frac(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"

@@ -21,11 +21,11 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Final
 
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units._numbers import format_exact
 from verifier.admissibility import Verdict, check_equation
 from verifier.errors import BindingGraphError
 from verifier.model import BindingGraph, BoundEquation, SymbolBinding
@@ -163,12 +163,8 @@ def detailed_outcome(verdict: Verdict) -> str:
     """:func:`outcome` plus the exact factors: ``"...; factors a=1, b=1/12"`` when admitted."""
     if verdict.proof is None:
         return outcome(verdict)
-    factors = ", ".join(f"{op.symbol_id}={_frac(op.factor)}" for op in verdict.proof.operands)
+    factors = ", ".join(f"{op.symbol_id}={format_exact(op.factor)}" for op in verdict.proof.operands)
     return f"{outcome(verdict)}; factors {factors}"
-
-
-def _frac(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def _split_factors(text: str) -> tuple[str, dict[str, str] | None]:
@@ -232,7 +228,7 @@ class _Classifier:
         their_head, their_factors = _split_factors(theirs)
         if their_head == ours:
             if their_factors is not None and ours_verdict.proof is not None:
-                mine = {op.symbol_id: _frac(op.factor) for op in ours_verdict.proof.operands}
+                mine = {op.symbol_id: format_exact(op.factor) for op in ours_verdict.proof.operands}
                 if their_factors != mine:
                     return "ignores_conversion_factor", f"ours {mine}, theirs {their_factors}"
             return "agree", ""

@@ -123,7 +123,7 @@ def assert_answer(
     want = f"{expected}" + (f" {unit}" if unit else "")
     if not isinstance(answer, Answer):
         raise AssertionError(f"expected {want}, but {name} was refused {answer.reason}: {answer}\n{_trace(report)}")
-    found = Fraction(int(answer.value.p), int(answer.value.q))
+    found = answer.fraction
     same_unit = unit is None or (vocab or default_vocabulary()).same_unit(unit, answer.unit)
     if found != expected or not same_unit:
         raise AssertionError(f"expected {want}, found {answer} for {name}\n{_trace(report)}")

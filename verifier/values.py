@@ -73,6 +73,11 @@ class Answer:
     def __str__(self) -> str:
         return f"{self.value}" + (f" {self.unit}" if self.unit else "")
 
+    @property
+    def fraction(self) -> Fraction:
+        """The value as a :class:`fractions.Fraction` (plain ints inside)."""
+        return Fraction(int(self.value.p), int(self.value.q))
+
     def to_json(self) -> dict[str, object]:
         """Plain JSON data."""
         return {
@@ -202,7 +207,7 @@ class GraphReport:
         """
         values = replay(self.trace)
         for name, answer in self.answers.items():
-            if isinstance(answer, Answer) and values.get(name) != Fraction(int(answer.value.p), int(answer.value.q)):
+            if isinstance(answer, Answer) and values.get(name) != answer.fraction:
                 raise ReplayError(f"answer {name}: replayed {values.get(name)}, reported {answer.value}")
         return {name: rational(value) for name, value in values.items()}
 
