@@ -237,7 +237,7 @@ def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str
             (),
             item.where,
         )
-    return score_record(item, vocab=vocab, count_nouns=count_nouns, policy=policy)
+    return score_record(item, vocab=vocab, count_nouns=count_nouns, policy=policy, trace=False)  # rows keep no trace
 
 
 def _check_rebuildable(vocab: UnitVocabulary) -> None:
@@ -263,7 +263,7 @@ def _init_worker(spec: Any, count_nouns: str, policy: str | None) -> None:
 
 
 def _score_batch(batch: list[Record | BadRecord]) -> list[CaseResult]:
-    return [_strip(_score_any(item, _WORKER["vocab"], _WORKER["count_nouns"], _WORKER["policy"])) for item in batch]
+    return [_score_any(item, _WORKER["vocab"], _WORKER["count_nouns"], _WORKER["policy"]) for item in batch]
 
 
 def _score_batch_with(
@@ -275,13 +275,6 @@ def _score_batch_with(
         _init_worker(spec, count_nouns, policy)
         _WORKER["key"] = key
     return _score_batch(batch)
-
-
-def _strip(result: CaseResult) -> CaseResult:
-    """The result without its trace (rows do not keep it; it need not cross a process boundary)."""
-    import dataclasses
-
-    return dataclasses.replace(result, trace=())
 
 
 def _batches(items: Iterable[Record | BadRecord]) -> Iterator[list[Record | BadRecord]]:
@@ -358,7 +351,7 @@ def score(
         from units import default_vocabulary
 
         voc = vocab or default_vocabulary()
-        results = (_strip(_score_any(item, voc, count_nouns, policy)) for item in records)
+        results = (_score_any(item, voc, count_nouns, policy) for item in records)
     board = Scoreboard(keep_rows=keep_rows)
     for result in progress(results) if progress is not None else results:
         board.add(result)

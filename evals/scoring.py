@@ -80,6 +80,7 @@ def score_record(
     count_nouns: str = "declared",
     policy: str | None = None,
     lane: str | None = None,
+    trace: bool = True,
 ) -> CaseResult:
     """Bind, verify and score one record against its gold (never raises for the record's content).
 
@@ -91,6 +92,8 @@ def score_record(
         policy: ``"count_exact"`` or ``"integer"``, overriding the record's own; ``None``
             keeps the record's (``integer`` for relational records).
         lane: the lane name for the result (default: the record's lane, else its source).
+        trace: keep the verifier's report lines for a failure message (corpus scoring,
+            which keeps no trace, passes ``False`` and skips building them).
 
     Returns:
         A :class:`CaseResult`.  Outcomes: ``correct`` (the gold value in the gold unit),
@@ -127,7 +130,7 @@ def score_record(
             category = _category(record)
             outcome = "correct" if category == gold.category else "wrong"
             return result(outcome, f"category {category}", "" if outcome == "correct" else f"classified {category}")
-        found, record_vocab = _answer(record, vocab, count_nouns, policy)
+        found, record_vocab = _answer(record, vocab, count_nouns, policy, trace)
     except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
         metadata = isinstance(exc, MathGraphError) and exc.path.split(".")[0].split("[")[0] in RECORD_FIELDS
         if metadata and gold.refusal != exc.reason:
@@ -195,7 +198,7 @@ class _Found(NamedTuple):
 
 
 def _answer(
-    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None
+    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None, keep_trace: bool
 ) -> tuple[_Found, UnitVocabulary]:
     """Bind and verify a record: its unknown's answer or refusal, the report's lines, and the record's vocabulary.
 
@@ -211,7 +214,7 @@ def _answer(
     if len(bound.graph.unknowns) > 1:
         raise MathGraphError("malformed_input", "the graph has several unknowns; a gold names one", "record")
     report = verify(bound.graph, bound.vocab, policy or bound.policy)
-    trace = tuple(report.lines())
+    trace = tuple(report.lines()) if keep_trace else ()
     if not report.answers:
         return _Found("malformed_input", None, None, "the graph asks for nothing", trace), bound.vocab
     answer = next(iter(report.answers.values()))

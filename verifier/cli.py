@@ -14,7 +14,10 @@ import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TYPE_CHECKING, TextIO, TypeVar
+
+if TYPE_CHECKING:
+    from evals.scoreboard import Scoreboard
 
 _T = TypeVar("_T")
 
@@ -419,20 +422,20 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if board.ok else 1
 
 
-def _score_tables(board: object, out: TextIO, examples: int) -> None:
+def _score_tables(board: Scoreboard, out: TextIO, examples: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
     from evals.scoring import OUTCOMES
 
     console = Console(file=out, width=120, highlight=False)
-    outcomes = Table(title=f"{board.total} cases")  # type: ignore[attr-defined]
+    outcomes = Table(title=f"{board.total} cases")
     for name in ("outcome", "cases"):
         outcomes.add_column(name, justify="right" if name == "cases" else "left")
     for outcome in OUTCOMES:
-        outcomes.add_row(outcome.replace("_", " "), str(board.counts.get(outcome, 0)))  # type: ignore[attr-defined]
+        outcomes.add_row(outcome.replace("_", " "), str(board.counts.get(outcome, 0)))
     console.print(outcomes)
-    by_reason = board.counts_by_reason  # type: ignore[attr-defined]
+    by_reason = board.counts_by_reason
     if by_reason:
         reasons = Table(title="refusals by reason")
         for name in ("reason", "expected", "unexpected"):
@@ -441,7 +444,7 @@ def _score_tables(board: object, out: TextIO, examples: int) -> None:
             reasons.add_row(reason, str(by_reason[reason]["expected"]), str(by_reason[reason]["unexpected"]))
         console.print(reasons)
     for outcome in ("wrong", "error"):
-        rows = board.cases(outcome)  # type: ignore[attr-defined]
+        rows = board.cases(outcome)
         for row in rows[:examples]:
             where = f" ({row['where']})" if row["where"] != row["id"] else ""
             console.print(f"{outcome} {row['id']}{where}: expected {row['expected']}; found {row['found']}")
