@@ -384,7 +384,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         path = Path(name)
         if not path.is_file():
             raise _Usage(f"{name}: no such file")
-        if not path.read_text(encoding="utf-8-sig", errors="replace").strip():
+        if not _has_content(path):
             raise _Usage(f"{name}: the file is empty (no record to score)")
     scheduler = None
     if args.dask:
@@ -420,6 +420,12 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
     else:
         _score_tables(board, out, args.examples)
     return 0 if board.ok else 1
+
+
+def _has_content(path: Path) -> bool:
+    """Whether a file holds anything but blank lines (read line by line, never whole)."""
+    with path.open(encoding="utf-8-sig", errors="replace") as handle:
+        return any(line.strip() for line in handle)
 
 
 def _score_tables(board: Scoreboard, out: TextIO, examples: int) -> None:
