@@ -7,13 +7,16 @@ import functools
 import re
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from adapters.errors import MathGraphError
 from units._numbers import format_exact, parse_exact
 from units.errors import UnitRefusal, clip
 from verifier.model import BoundEquation, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
+
+if TYPE_CHECKING:
+    import sympy
 
 MAX_NAME_CHARS: Final[int] = 128
 _SLUG: Final = re.compile(r"[^a-z0-9]+")
@@ -122,3 +125,41 @@ def with_roles(equation: BoundEquation, roles: Mapping[str, str]) -> BoundEquati
     if not equation.dependencies:
         return equation
     return dataclasses.replace(equation, operand_roles=tuple(sorted(roles.items())))
+
+
+def bound_symbol(
+    source_id: str, introduced_by: str, symbol_id: str, label: str, *, role: str, entity: str | None, unit: str | None
+) -> SymbolBinding:
+    """A symbol an adapter synthesizes: named ``label``, spanning it in the adapter's synthetic source."""
+    return SymbolBinding(
+        symbol_id=symbol_id,
+        name=label,
+        semantic_role=role,
+        source_span=span(source_id, label),
+        introduced_by=introduced_by,
+        entity=entity,
+        unit=unit,
+    )
+
+
+def bound_equation(
+    source_id: str,
+    lhs: str,
+    rhs: sympy.Expr,
+    *,
+    kind: str,
+    label: str,
+    roles: Mapping[str, str],
+    literal_unit: str | None = None,
+    operation: int | None = None,
+) -> BoundEquation:
+    """An equation an adapter synthesizes (see :meth:`verifier.BoundEquation.create`), spanning ``label``."""
+    return BoundEquation.create(
+        lhs_symbol_id=lhs,
+        rhs=rhs,
+        operation_kind=kind,
+        source_span=span(source_id, label),
+        literal_unit=literal_unit,
+        operand_roles=roles,
+        operation=operation,
+    )

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 else:
     from verifier._lazy import sympy
 
-from adapters._common import exact, fields, json_number, name, slug, span
+from adapters._common import bound_equation, bound_symbol, exact, fields, json_number, name, slug, span
 from adapters.errors import MathGraphError
 from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
@@ -513,15 +513,7 @@ class _Binder:
 
     def add_symbol(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> str:
         self.symbols.append(
-            SymbolBinding(
-                symbol_id=symbol_id,
-                name=label,
-                semantic_role=role,
-                source_span=span(SOURCE_ID, label),
-                introduced_by=INTRODUCED_BY,
-                entity=entity,
-                unit=unit,
-            )
+            bound_symbol(SOURCE_ID, INTRODUCED_BY, symbol_id, label, role=role, entity=entity, unit=unit)
         )
         return symbol_id
 
@@ -541,13 +533,14 @@ class _Binder:
         literal_unit: str | None = None,
     ) -> None:
         self.equations.append(
-            BoundEquation.create(
-                lhs_symbol_id=lhs,
-                rhs=rhs,
-                operation_kind=kind,
-                source_span=span(SOURCE_ID, label),
+            bound_equation(
+                SOURCE_ID,
+                lhs,
+                rhs,
+                kind=kind,
+                label=label,
+                roles=roles,
                 literal_unit=literal_unit,
-                operand_roles=roles,
                 operation=self.operation_index,
             )
         )

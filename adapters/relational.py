@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 else:
     from verifier._lazy import sympy
 
-from adapters._common import exact, fields, name, slug, span
+from adapters._common import bound_equation, bound_symbol, exact, fields, name, slug, span
 from adapters.errors import MathGraphError
 from units._numbers import format_exact
 from units.errors import clip
@@ -239,25 +239,10 @@ def _fraction(item: Mapping[str, object], key: str) -> Fraction:
 
 
 def _sym(symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> SymbolBinding:
-    return SymbolBinding(
-        symbol_id=symbol_id,
-        name=label,
-        semantic_role=role,
-        source_span=span(SOURCE_ID, label),
-        introduced_by=INTRODUCED_BY,
-        entity=entity,
-        unit=unit,
-    )
+    return bound_symbol(SOURCE_ID, INTRODUCED_BY, symbol_id, label, role=role, entity=entity, unit=unit)
 
 
 def _eq(
     lhs: str, rhs: sympy.Expr, kind: str, label: str, roles: dict[str, str], *, literal_unit: str | None = None
 ) -> BoundEquation:
-    return BoundEquation.create(
-        lhs_symbol_id=lhs,
-        rhs=rhs,
-        operation_kind=kind,
-        source_span=span(SOURCE_ID, label),
-        literal_unit=literal_unit,
-        operand_roles=roles,
-    )
+    return bound_equation(SOURCE_ID, lhs, rhs, kind=kind, label=label, roles=roles, literal_unit=literal_unit)
