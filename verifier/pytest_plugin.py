@@ -60,6 +60,7 @@ POLICY_CHOICES: Final[tuple[str, ...]] = ("count_exact", "integer")
 UNEXPECTED_CHOICES: Final[tuple[str, ...]] = ("xfail", "fail", "pass")
 _RESULTS: Final = pytest.StashKey[dict[str, Counter[str]]]()
 _LANES: Final = pytest.StashKey[set[Path]]()
+_SETTINGS: Final = pytest.StashKey[dict[str, str]]()
 _COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     ("correct", "correct"),
     ("wrong", "wrong"),
@@ -123,9 +124,11 @@ def _lane_files(config: pytest.Config) -> list[Path]:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Check the options; add the configured lane files to what pytest collects."""
-    _setting(config, "count_nouns", COUNT_NOUN_CHOICES)
-    _setting(config, "policy", POLICY_CHOICES, allow_empty=True)
-    _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES)
+    config.stash[_SETTINGS] = {  # read and checked once; items and fixtures use these
+        "count_nouns": _setting(config, "count_nouns", COUNT_NOUN_CHOICES),
+        "policy": _setting(config, "policy", POLICY_CHOICES, allow_empty=True),
+        "unexpected_refusal": _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES),
+    }
     config.stash[_RESULTS] = {}
     explicit = [Path(p).resolve() for p in config.getoption("--bgverify-lane")]
     for path in explicit:
@@ -208,8 +211,8 @@ class LaneItem(pytest.Item):
         result = score_record(
             record,
             vocab=_vocabulary(config),
-            count_nouns=_setting(config, "count_nouns", COUNT_NOUN_CHOICES),
-            policy=_setting(config, "policy", POLICY_CHOICES, allow_empty=True) or None,
+            count_nouns=config.stash[_SETTINGS]["count_nouns"],
+            policy=config.stash[_SETTINGS]["policy"] or None,
             lane=lane,
         )
         counts[result.outcome] += 1
@@ -217,7 +220,7 @@ class LaneItem(pytest.Item):
         if result.outcome in ("wrong", "error"):
             raise LaneFailure(result, _message(result))
         if result.outcome == "refused_unexpected":
-            mode = _setting(config, "unexpected_refusal", UNEXPECTED_CHOICES)
+            mode = config.stash[_SETTINGS]["unexpected_refusal"]
             if mode == "fail":
                 raise LaneFailure(result, _message(result))
             if mode == "xfail":  # raised, not pytest.xfail(), so --runxfail shows it failing instead of passing
@@ -298,7 +301,7 @@ def bgverify_verify(
     """
     from verifier.testing import report_of
 
-    mode = _setting(request.config, "count_nouns", COUNT_NOUN_CHOICES)
+    mode = request.config.stash[_SETTINGS]["count_nouns"]
 
     def run(subject: object) -> GraphReport:
         return report_of(subject, vocab=bgverify_vocabulary, count_nouns=mode)
