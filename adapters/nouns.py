@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from adapters.errors import MathGraphError
 from adapters.math_graph import MathProblemGraph, graph_from_dict, unit_surfaces
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units.errors import clip
 
 
 def _graph(graph: object) -> MathProblemGraph:
@@ -72,12 +73,58 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
             :func:`count_nouns_of`.
     """
     voc = vocab if vocab is not None else default_vocabulary()
-    written = unit_surfaces(_graph(graph))
+    problem = _graph(graph)
+    written = unit_surfaces(problem)
     try:
-        return voc.with_auto_count_nouns([surface for _, surface in written])
+        derived = voc.with_auto_count_nouns([surface for _, surface in written])
     except UnitRefusal as exc:
         path = next((p for p, surface in written if surface == exc.subject), "")
         raise MathGraphError(exc.reason, exc.explain(), path) from None
+    _refuse_unread_singletons(problem, written, voc, derived)
+    return derived
+
+
+_HOLDING_PATHS = (".quantity.unit", ".operand.unit")
+"""Where a written unit only makes or changes a holding (an initial possession, an add, subtract or transfer)."""
+
+
+def _refuse_unread_singletons(
+    graph: MathProblemGraph, written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary
+) -> None:
+    """Refuse a declared noun written once, only as a holding's amount, in a kind the question does not ask.
+
+    Such a noun is what a typo of any unit looks like when no spelling rule catches it
+    (``ftess`` for ``ft`` in a graph of lengths): its amount would go to a kind of its
+    own that no answer reads, and the answer would silently leave it out.  A genuine
+    distractor ("and 3 pears") is refused too; declare it explicitly to keep it.
+
+    Raises:
+        MathGraphError: ``unknown_unit`` at the noun's path.
+    """
+    declared = set(base.declarable_nouns(s for _, s in written))
+    counts: dict[str, int] = {}
+    for _, surface in written:
+        counts[surface] = counts.get(surface, 0) + 1
+    try:
+        asked = derived.resolve(graph.unknown.unit).kind
+    except UnitRefusal:
+        return  # binding refuses the question's unit itself
+    for path, surface in written:
+        if surface not in declared or counts[surface] != 1 or not path.endswith(_HOLDING_PATHS):
+            continue
+        if path.startswith("operations[") and graph.operations[int(path[11 : path.index("]")])].kind not in (
+            "add",
+            "subtract",
+            "transfer",
+        ):
+            continue
+        if derived.resolve(surface).kind != asked:
+            raise MathGraphError(
+                "unknown_unit",
+                f"{clip(surface)} is written once, as an amount no answer reads (the question asks "
+                f"{clip(graph.unknown.unit)}): a typo of a unit? Declare it explicitly if it is a noun of its own",
+                path,
+            )
 
 
 __all__ = ["auto_count_nouns", "count_nouns_of"]

@@ -212,6 +212,36 @@ def one_edit_apart(a: str, b: str, *, substitution: bool = True) -> bool:
     return a[i:] == b[i + 1 :]
 
 
+LONG_WORD_CHARS: Final[int] = 5
+"""From this many letters (the longer word), two edits still make a near miss (``dollarsss``, ``apels``)."""
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """The optimal-string-alignment distance of two words (insert, delete, replace, swap neighbours), capped at ``limit + 1``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        previous2, previous = previous, row
+    return min(previous[-1], limit + 1)
+
+
+def typo_apart(a: str, b: str) -> bool:
+    """Whether two different words are a likely typo of each other: one edit, or two once either has 5+ letters."""
+    if a == b:
+        return False
+    limit = 2 if max(len(a), len(b)) >= LONG_WORD_CHARS else 1
+    return edit_distance(a, b, limit) <= limit
+
+
 def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: Mapping[str, str]) -> bool:
     """Whether two surfaces of one input are near misses of each other.
 
@@ -224,7 +254,7 @@ def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: 
     written = noun.casefold() in theirs or other.casefold() in mine
     if written:
         return lemmas[noun] != lemmas[other]
-    return bool(mine & theirs) or any(one_edit_apart(a, b) for a in mine for b in theirs)
+    return bool(mine & theirs) or any(typo_apart(a, b) for a in mine for b in theirs)
 
 
 def near_misses(
@@ -242,18 +272,19 @@ def near_misses(
     * some spelling of it (:func:`noun_forms`) is a lexicon surface written with other
       capitals (``ml`` for ``mL``, ``FPS`` for ``fps``) or a singular or plural the
       lexicon has (``feets`` → ``feet``, ``persons`` → ``person``);
-    * it is one insertion, deletion or transposition from a lexicon surface (``feeet``,
-      ``mlies``), or one replaced letter from a lexicon surface whose kind the input
-      uses (``minites`` in a graph of ``hours``; ``kind_in_use`` says which; ``cards``
-      in a graph with no length stays a noun);
-    * some spelling of it is one edit of any kind from, or the same as, some spelling of
-      another surface of the same input, unless one is as written a spelling of the
-      other and both share a lemma (``appels``, ``applws``, ``puppie`` beside
-      ``puppy``, ``foxse`` beside ``fox``; see :func:`_misses`).
+    * it is a likely typo (:func:`typo_apart`: one edit of any kind, two once either
+      word has five or more letters) of a lexicon surface whose kind the input uses,
+      however short (``ftt`` or ``feeeet`` beside ``inches``, ``mn`` beside ``hours``,
+      ``dollarsss`` beside ``dollars``; ``kind_in_use`` says which kinds);
+    * it is one insertion, deletion or transposition from any other lexicon surface of
+      at least :data:`MIN_NEAR_MISS_CHARS` letters (``feeet``, ``mlies``; a replaced
+      letter is not enough there, since ``cards`` and ``yards`` are both words);
+    * some spelling of it is a likely typo of, or the same as, some spelling of another
+      surface of the same input, unless one is as written a spelling of the other and
+      both share a lemma (``appels``, ``applws``, ``apels`` beside ``apples``,
+      ``puppie`` beside ``puppy``, ``foxse`` beside ``fox``; see :func:`_misses`).
 
-    Only nouns of at least :data:`MIN_NEAR_MISS_CHARS` letters are compared by edits
-    with the lexicon (the lexicon's symbols are short: ``m``, ``g``, ``in``); capitals
-    and spellings are compared at every length, and so is every pair within one input.
+    Comparison is case-insensitive.
 
     Args:
         nouns: the candidate nouns, as written.
@@ -273,6 +304,7 @@ def near_misses(
     for surface in surfaces:
         if len(surface) >= MIN_NEAR_MISS_CHARS:
             by_len.setdefault(len(surface), []).append(surface)
+    in_use = [s for s in surfaces if kind_in_use is not None and kind_in_use(s)]  # units of a kind the input uses
     others = list(dict.fromkeys([*nouns, *context]))
     forms = {other: noun_forms(other) for other in others}
     lemmas = noun_lemmas(others)
@@ -280,12 +312,14 @@ def near_misses(
     for noun in dict.fromkeys(nouns):
         low = noun.casefold()
         hit = next((folded[f] for f in sorted(forms[noun]) if f in folded and folded[f] != noun), None)
+        if hit is None:  # the closest unit of a kind in use, if any is a likely typo
+            close = [
+                (edit_distance(low, s.casefold(), 2), i) for i, s in enumerate(in_use) if typo_apart(low, s.casefold())
+            ]
+            hit = in_use[min(close)[1]] if close else None
         if hit is None and len(low) >= MIN_NEAR_MISS_CHARS:
             for surface in (s for n in (len(low) - 1, len(low), len(low) + 1) for s in by_len.get(n, ())):
-                target = surface.casefold()
-                if one_edit_apart(low, target, substitution=False) or (
-                    kind_in_use is not None and one_edit_apart(low, target) and kind_in_use(surface)
-                ):
+                if one_edit_apart(low, surface.casefold(), substitution=False):
                     hit = surface
                     break
         if hit is None:

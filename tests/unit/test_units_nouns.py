@@ -267,3 +267,42 @@ def test_declarations_compose_in_either_order() -> None:
     two = base.with_count_nouns({"apples": "apple"}).with_count_nouns({"apple": "apple"})
     assert one.resolve("apples").kind == one.resolve("apple").kind
     assert one.count_nouns == two.count_nouns
+
+
+@pytest.mark.parametrize(
+    ("held", "typo", "asked"),
+    [
+        ("feet", "ftt", "feet"),  # one edit of a two-letter symbol whose kind the graph uses
+        ("pounds", "ozz", "ounces"),
+        ("hours", "mn", "minutes"),
+        ("seconds", "hrr", "seconds"),
+        ("dollars", "dollarsss", "dollars"),  # two edits of a long word
+        ("inches", "feeeet", "inches"),
+        ("yards", "ftess", "feet"),  # three edits: caught as an amount written once that no answer reads
+        ("apples", "apels", "apples"),
+    ],
+)
+def test_typos_of_any_unit_found_by_the_final_review_are_refused(held: str, typo: str, asked: str) -> None:
+    """Each once gave a certified answer that silently left the typo'd amount out (adversarial review, round 3)."""
+    graph = graph_from_dict(_graph(held, typo, asked))
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(graph)
+    assert info.value.reason == "unknown_unit"
+
+
+def test_a_noun_written_twice_or_asked_for_is_kept() -> None:
+    """A noun written twice (apples) or asked for (pears) is kept: 5 + 1 apples, 3 + 2 pears, asked pears = 5."""
+    graph = {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
+        "operations": [
+            {"actor": "Sam", "kind": "add", "operand": {"unit": "pears", "value": 3}},
+            {"actor": "Sam", "kind": "add", "operand": {"unit": "pears", "value": 2}},
+            {"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": 1}},
+        ],
+        "unknown": {"entity": "Sam", "unit": "pears"},
+    }
+    vocab = auto_count_nouns(graph)
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
+    assert isinstance(answer, Answer)
+    assert answer.value == 5
