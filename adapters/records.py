@@ -44,6 +44,9 @@ FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", 
 COUNT_NOUN_MODES: Final[tuple[str, ...]] = ("declared", "auto")
 """How :func:`bind_record` treats count nouns a record does not declare (SPEC §5)."""
 
+_DIVIDING: Final[dict[str, str]] = {"divide": "__divisor", "unit_partition": "__chunk"}
+"""The kinds whose two-dependency record divides by the operand of this id suffix (ADR-0133)."""
+
 RECORD_METADATA: Final[frozenset[str]] = frozenset({"id", "vocab", "policy"})
 """Keys a record may carry beside its format's own fields."""
 
@@ -216,19 +219,25 @@ def bind_record(
     return BoundRecord(case_id, kind, graph, str(policy), voc, recorded)
 
 
-def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, SymbolBinding], str]:
-    """One equation with a recorded verdict (the upstream ``equation_verdicts`` layout).
+def bind_equation_record(record: object) -> tuple[BoundEquation, dict[str, SymbolBinding]]:
+    """One equation in the upstream ``equation_verdicts`` layout, bound; a recorded verdict is not needed.
+
+    The record holds ``id``, ``lhs_symbol_id``, ``operation_kind`` and ``symbols`` (each with
+    ``symbol_id``, ``semantic_role`` and ``unit``, which may be ``null``); ``hand_rolled`` and
+    ``vocab`` (the declarations to judge it with, see :func:`vocabulary_for`) are allowed and
+    ignored here.  The right-hand side is the sum of the dependencies for additive
+    kinds (the first less the others for subtract), dividend over ``*__divisor`` (``*__chunk``)
+    for a two-dependency divide (unit_partition), else their product: only the dependencies matter to
+    admissibility.  Operand roles come from the upstream id suffixes
+    (:data:`adapters._common.UPSTREAM_ROLE_SUFFIXES`).
 
     Returns:
-        ``(equation, symbols, theirs)`` where ``theirs`` is the recorded proof string when
-        admitted, else the recorded refusal reason.  The right-hand side is the sum of the
-        dependencies for additive kinds, dividend over ``*__divisor`` for a two-dependency
-        divide, else their product: only the dependencies matter to admissibility.
+        ``(equation, symbols by id)``.
 
     Raises:
         MathGraphError: ``malformed_input`` naming the field.
     """
-    obj = fields(record, "record", {"id", "lhs_symbol_id", "operation_kind", "symbols", "hand_rolled"}, set())
+    obj = fields(record, "record", {"id", "lhs_symbol_id", "operation_kind", "symbols"}, {"hand_rolled", "vocab"})
     if not isinstance(obj["symbols"], list):
         raise MathGraphError("malformed_input", "symbols must be a list", "symbols")
     symbols: dict[str, SymbolBinding] = {}
@@ -251,8 +260,8 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             rhs = deps[0] - sympy.Add(*deps[1:])
         elif kind in ADDITIVE_KINDS:
             rhs = sympy.Add(*deps) if deps else sympy.Integer(0)
-        elif kind == "divide" and len(deps) == 2 and any(d.name.endswith("__divisor") for d in deps):
-            divisor = next(d for d in deps if d.name.endswith("__divisor"))
+        elif (suffix := _DIVIDING.get(kind)) and len(deps) == 2 and any(d.name.endswith(suffix) for d in deps):
+            divisor = next(d for d in deps if d.name.endswith(suffix))
             rhs = next(d for d in deps if d is not divisor) / divisor
         else:
             rhs = sympy.Mul(*deps) if deps else sympy.Integer(1)
@@ -265,6 +274,22 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
         equation = with_roles(equation, upstream_roles(equation, symbols))
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+    return equation, symbols
+
+
+def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, SymbolBinding], str]:
+    """One equation with a recorded verdict (the upstream ``equation_verdicts`` layout).
+
+    Returns:
+        ``(equation, symbols, theirs)`` where ``theirs`` is the recorded proof string when
+        admitted, else the recorded refusal reason (the equation as
+        :func:`bind_equation_record` binds it).
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field (``hand_rolled`` is required here).
+    """
+    obj = fields(record, "record", {"id", "lhs_symbol_id", "operation_kind", "symbols", "hand_rolled"}, {"vocab"})
+    equation, symbols = bind_equation_record(obj)
     verdict = fields(obj["hand_rolled"], "hand_rolled", {"status"}, {"unit_proof", "reason"})
     theirs = verdict.get("unit_proof") if verdict["status"] == "admitted" else verdict.get("reason")
     if not isinstance(theirs, str):

@@ -227,12 +227,12 @@ def _category(record: Record) -> str:
     """The cross-check category of a one-equation record (the ``crosscheck`` lane's cases)."""
     from adapters.records import equation_from_record, vocabulary_for
     from verifier import check_equation
-    from verifier.crosscheck import _Classifier
+    from verifier.crosscheck import classify
 
     data = record.data
     inner = data.get("input") if isinstance(data, dict) else data
     equation, symbols, theirs = equation_from_record(inner)
     vocab = vocabulary_for(data)
     verdict = check_equation(equation, symbols, vocab)
-    category, _ = _Classifier(vocab).classify(verdict, theirs, equation, symbols)
+    category, _ = classify(verdict, theirs, equation, symbols, vocab=vocab)
     return category

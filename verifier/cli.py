@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
@@ -198,10 +198,34 @@ def _parser() -> argparse.ArgumentParser:
     )
     cross = sub.add_parser(
         "crosscheck",
-        help="compare another implementation's verdicts with ours",
-        description="Cross-check FILE (the upstream adapter corpus, equation-verdict records, or canonical text) pair by pair; exit 1 if any pair is unclassified.",
+        help="compare another implementation's verdicts with ours (recorded, or live and fuzzed)",
+        description=(
+            "Cross-check FILE (the upstream adapter corpus, equation-verdict records, or canonical text) "
+            "pair by pair; or, with --against MODULE:FUNCTION and no FILE, fuzz that live callable against "
+            "ours and show the smallest example of each disagreement category.  Exit 1 if any pair is "
+            "unclassified."
+        ),
+        epilog=(
+            "examples:\n"
+            "  bgverify crosscheck ../shared/upstream/hand_rolled/equation_verdicts.jsonl\n"
+            "  bgverify crosscheck --against mypkg.admissibility:check_admissibility --fuzz 10000 --seed 7\n"
+            "  bgverify crosscheck records.jsonl --against mypkg.admissibility:check_admissibility"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    cross.add_argument("file", metavar="FILE")
+    cross.add_argument("file", metavar="FILE", nargs="?", help="a corpus file (optional with --against)")
+    cross.add_argument(
+        "--against",
+        metavar="MODULE:FUNCTION",
+        help="a live reference, (equation, symbols) -> proof string | reason, imported from the current environment",
+    )
+    cross.add_argument(
+        "--fuzz", type=int, metavar="N", help="with --against and no FILE: equations to draw (default 1000)"
+    )
+    cross.add_argument("--seed", type=int, default=0, metavar="S", help="the fuzz run's seed (default 0)")
+    cross.add_argument(
+        "--kind", action="append", metavar="KIND", help="fuzz only this operation kind (repeatable; default all ten)"
+    )
     cross.add_argument("--json", action="store_true", help="print the report as JSON")
     cross.add_argument("--examples", type=int, default=2, metavar="N", help="examples shown per category (default 2)")
     return parser
@@ -327,10 +351,46 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if refused else 0
 
 
+def _reference(spec: str) -> Callable[..., object]:
+    """The callable named ``MODULE:FUNCTION`` (``FUNCTION`` may be dotted), imported as ``python -m`` would.
+
+    Raises:
+        _Usage: a malformed spec, a module that does not import, or a name that is missing
+            or not callable.
+    """
+    import importlib
+
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute or ":" in attribute:
+        raise _Usage(f"--against takes MODULE:FUNCTION (e.g. mypkg.admissibility:check), found {spec!r}")
+    if "" not in sys.path and str(Path.cwd()) not in sys.path:
+        sys.path.insert(0, str(Path.cwd()))
+    try:
+        target: object = importlib.import_module(module_name)
+    except Exception as exc:  # the user's module may fail in any way; report it, do not crash
+        raise _Usage(f"--against: cannot import {module_name!r}: {type(exc).__name__}: {exc}") from None
+    for part in attribute.split("."):
+        if not hasattr(target, part):
+            raise _Usage(f"--against: {module_name!r} has no attribute {attribute!r}")
+        target = getattr(target, part)
+    if not callable(target):
+        raise _Usage(f"--against: {spec} is a {type(target).__name__}, not a callable")
+    return target
+
+
 def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
     from adapters import MathGraphError
     from verifier.crosscheck import crosscheck_file
 
+    if args.fuzz is not None and (args.against is None or args.file is not None):
+        raise _Usage("--fuzz needs --against MODULE:FUNCTION and no FILE")
+    if args.kind and args.file is not None:
+        raise _Usage("--kind applies to a fuzz run (--against with no FILE)")
+    against = _reference(args.against) if args.against is not None else None
+    if args.file is None:
+        if against is None:
+            raise _Usage("give FILE, or --against MODULE:FUNCTION to fuzz a live implementation")
+        return _fuzz(against, args, out)
     path = Path(args.file)
     if not path.exists():
         raise _Usage(f"{path}: no such file")
@@ -339,8 +399,25 @@ def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
     if not path.read_text(encoding="utf-8", errors="replace").strip():
         raise _Usage(f"{path}: the file is empty")
     try:
-        report = crosscheck_file(path)
+        report = crosscheck_file(path, against=against)
     except MathGraphError as exc:
+        raise _Usage(f"{exc}") from None
+    if args.json:
+        out.write(json.dumps(report.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(report.table(examples=args.examples) + "\n")
+    return 1 if report.unclassified else 0
+
+
+def _fuzz(against: Callable[..., object], args: argparse.Namespace, out: TextIO) -> int:
+    from verifier.crosscheck import fuzz
+    from verifier.errors import BindingGraphError
+
+    try:
+        report = fuzz(against, max_examples=1000 if args.fuzz is None else args.fuzz, kinds=args.kind, seed=args.seed)
+    except BindingGraphError as exc:
+        raise _Usage(f"{exc}") from None
+    except ImportError as exc:
         raise _Usage(f"{exc}") from None
     if args.json:
         out.write(json.dumps(report.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")

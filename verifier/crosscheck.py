@@ -20,43 +20,265 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
+from units.errors import clip
 from verifier.admissibility import Verdict, check_equation
 from verifier.errors import BindingGraphError
 from verifier.model import BindingGraph, BoundEquation, SymbolBinding
+from verifier.roles import roles_of
 
-CATEGORIES: Final[dict[str, str]] = {
-    "agree": "both sides give the same verdict (proof string or refusal reason) on the same equation",
-    "admits_incommensurable_currencies": "theirs admits a sum of two currencies; ours is right: ISO 4217 currencies have no fixed rate",
-    "admits_offset_temperature_arithmetic": "theirs adds absolute temperatures (Celsius, Fahrenheit); ours is right: offset units take no arithmetic",
-    "admits_container_as_items": "theirs counts containers of unstated size as items; ours is right: a box is not a number of items",
-    "merges_count_kinds": "theirs adds different count kinds (people and mice); ours is right: count kinds stay apart",
-    "admits_unscaled_degree": "theirs adds a bare degree to a scaled temperature; ours is right: a degree with no scale converts to nothing",
-    "admits_calendar_without_convention": "theirs relates months or years to days or weeks; ours is right: that needs a declared convention",
-    "admits_dimension_mismatch": "theirs admits operands of different dimensions; ours is right",
-    "admits_rate_kind_mismatch": "theirs applies a rate to a quantity of another kind (per item over apples); ours is right",
-    "admits_malformed_rate": "theirs admits a rate whose quantity does not have exactly the rate's denominator dimension; ours is right",
-    "admits_product_of_quantities": "theirs multiplies two unit-bearing states; ours is right: multiply scales one state by dimensionless scalars",
-    "scalar_as_unit_bearing": "theirs treats a scalar multiplier or divisor as unit-bearing (money x money -> money^2); ours is right: the scalar is a pure number",
-    "multiplicative_comparison_dimensionless": "theirs labels a multiplicative comparison dimensionless (or reads no reference); ours is right: it scales the reference's state",
-    "refuses_lexicon_surface": "theirs refuses a lexicon surface it cannot depluralize (feet, people, $, t, mph); ours is right: the lexicon lists it",
-    "refuses_admissible": "theirs refuses an equation ours admits with a proof; ours is right unless its proof is wrong",
-    "unknown_operation_kind": "theirs does not know the operation kind (unit_partition, fraction_portion); ours checks it",
-    "wires_initial_state": "theirs reads the actor's initial (t0) state instead of its current one; ours is right: each operation reads the previous result",
-    "transfer_target_as_dependency": "theirs lists the transfer target's state as a dependency of the actor's new state; ours is right: that state does not read it",
-    "crashes": "theirs raises an exception where ours returns a verdict",
-    "only_ours": "an equation only ours has (e.g. the transfer target's new state, which theirs does not model)",
-    "only_theirs": "an equation only theirs has",
-    "refusal_reason_differs": "both refuse, for different reasons (each names its own first failing check)",
-    "ignores_conversion_factor": "theirs applies a different conversion factor than the exact one; ours is right (NIST SP 811, exact Fractions)",
-    "unclassified": "fits no category: study it",
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Category:
+    """One cross-check category: what differs, which side is wrong, and the rule that decides it.
+
+    Attributes:
+        name: the category's name; it starts with the side at fault (``theirs_``,
+            ``ours_``) unless neither side is (``agree``, ``only_ours``, …).
+        wrong: ``"theirs"``, ``"ours"`` (a limitation of ours: theirs may be right),
+            ``"neither"`` (no fault: alignment or configuration) or ``"unknown"``.
+        meaning: one sentence a maintainer can paste into a bug report.
+        rule: the rule that decides it.
+        spec: where the rule is written (SPEC section, ADR, NIST SP 811, ISO 4217).
+    """
+
+    name: str
+    wrong: str
+    meaning: str
+    rule: str
+    spec: str
+
+
+def _category(name: str, wrong: str, meaning: str, rule: str, spec: str) -> Category:
+    return Category(name=name, wrong=wrong, meaning=meaning, rule=rule, spec=spec)
+
+
+_ADDITIVE_RULE = "add, subtract, transfer and compare_additive are admitted when all operands are commensurable"
+CATEGORY_INFO: Final[Mapping[str, Category]] = {
+    c.name: c
+    for c in (
+        _category("agree", "neither", "both sides give the same verdict on the same equation", "-", "SPEC §7"),
+        _category(
+            "theirs_admits_incommensurable_currencies",
+            "theirs",
+            "theirs admits a sum of two currencies",
+            "currencies without a fixed rate are incommensurable with each other (dollar and cent convert)",
+            "SPEC §3 Registry; ISO 4217",
+        ),
+        _category(
+            "theirs_admits_offset_temperature_arithmetic",
+            "theirs",
+            "theirs does arithmetic on absolute temperatures (Celsius, Fahrenheit)",
+            "offset temperatures follow pint's non-multiplicative rules: adding two absolute temperatures is refused",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_admits_container_as_items",
+            "theirs",
+            "theirs counts containers of unstated size as items",
+            "containers without a fixed size (box, bag, crate) do not convert to items",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_merges_count_kinds",
+            "theirs",
+            "theirs adds different count kinds (people and mice, apples and oranges)",
+            "each count lemma, and each declared count noun, is its own kind",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_admits_unscaled_degree",
+            "theirs",
+            "theirs adds a bare degree to a scaled temperature",
+            "the bare degree has no scale and converts to nothing",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_admits_calendar_without_convention",
+            "theirs",
+            "theirs relates months or years to days or weeks",
+            "calendar units convert to days or weeks only under a convention the caller declares",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_admits_dimension_mismatch",
+            "theirs",
+            "theirs admits operands of different dimensions",
+            _ADDITIVE_RULE,
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_admits_rate_kind_mismatch",
+            "theirs",
+            "theirs applies a rate to a quantity of another kind (per item over apples)",
+            "apply_rate: a rate X/Y times a quantity of exactly Y's kind",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_admits_malformed_rate",
+            "theirs",
+            "theirs admits a rate whose quantity does not have exactly the rate's denominator dimension",
+            "apply_rate: one rate X/Y times one quantity of dimension exactly Y",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_admits_unbound_unit",
+            "theirs",
+            "theirs admits an equation with an operand that carries no unit",
+            "every unit-bearing operand is bound to a unit (unit_unbound otherwise)",
+            "SPEC §4 Admissibility; ADR-0134",
+        ),
+        _category(
+            "theirs_admits_unknown_unit",
+            "theirs",
+            "theirs admits a unit outside the lexicon (and not declared)",
+            "only surfaces in the lexicon, and declared count nouns, resolve",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_admits_operand_arity",
+            "theirs",
+            "theirs admits operands of a number or shape the kind does not take",
+            "each kind takes the operands of its row (divide: one dep, or a dividend and a *__divisor)",
+            "SPEC §4 Admissibility; ADR-0134",
+        ),
+        _category(
+            "ours_refuses_product_of_quantities",
+            "ours",
+            "ours refuses a product of two unit-bearing quantities that theirs admits: a limitation of ours,"
+            " not a fault of theirs (a product is dimensionally sound when the lhs declares its unit)",
+            "multiply: a unit-bearing state times dimensionless scalars",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_scalar_as_unit_bearing",
+            "theirs",
+            "theirs treats a scalar multiplier or divisor as unit-bearing (money x money -> money^2)",
+            "multiply scales one state by dimensionless scalars; the scalar is a pure number",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_multiplicative_comparison_dimensionless",
+            "theirs",
+            "theirs labels a multiplicative comparison dimensionless (or reads no reference)",
+            "compare_multiplicative: the reference's state times a dimensionless factor, in the reference's unit",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_refuses_lexicon_surface",
+            "theirs",
+            "theirs refuses a lexicon surface it cannot depluralize (feet, people, $, t, mph)",
+            "only surfaces in the lexicon resolve, matched exactly as written there",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_refuses_declared_count_noun",
+            "neither",
+            "theirs refuses a count noun our vocabulary declares for this run; theirs takes no declarations,"
+            " so this is a difference of configuration",
+            "count nouns outside the lexicon resolve only when the caller declares them",
+            "SPEC §3 Registry",
+        ),
+        _category(
+            "theirs_refuses_admissible",
+            "theirs",
+            "theirs refuses an equation ours admits with a proof (ours is right unless its proof is wrong)",
+            "the kind's row of the admissibility table admits it",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "theirs_unknown_operation_kind",
+            "theirs",
+            "theirs does not know the operation kind (unit_partition, fraction_portion)",
+            "there are ten operation kinds, each with its admissibility rule",
+            "SPEC §4 Admissibility; ADR-0115",
+        ),
+        _category(
+            "theirs_wires_initial_state",
+            "theirs",
+            "theirs reads the actor's initial (t0) state instead of its current one",
+            "each operation reads the previous result of the holding it updates",
+            "SPEC §4 State",
+        ),
+        _category(
+            "theirs_transfer_target_as_dependency",
+            "theirs",
+            "theirs lists the transfer target's state as a dependency of the actor's new state",
+            "the giver's new state reads only the giver's state and the amount",
+            "SPEC §4 State",
+        ),
+        _category(
+            "theirs_crashes",
+            "theirs",
+            "theirs raises an exception (not a typed refusal) where ours returns a verdict",
+            "every entry point refuses bad input with a typed error and never crashes",
+            "SPEC §8",
+        ),
+        _category(
+            "theirs_ignores_conversion_factor",
+            "theirs",
+            "theirs applies a different conversion factor than the exact one",
+            "conversion factors are exact Fractions from the public definitions",
+            "SPEC §3; NIST SP 811",
+        ),
+        _category(
+            "only_ours",
+            "neither",
+            "an equation only ours has (e.g. the transfer target's new state, which theirs does not model)",
+            "-",
+            "SPEC §7",
+        ),
+        _category("only_theirs", "neither", "an equation only theirs has", "-", "SPEC §7"),
+        _category(
+            "count_label_differs",
+            "neither",
+            "both admit with the same operands; one writes the result, a pure number of chunks, as count and"
+            " the other as dimensionless",
+            "unit_partition: a state in U over a chunk in U gives a number of chunks",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
+            "refusal_reason_differs",
+            "neither",
+            "both refuse, for different reasons (each names its own first failing check)",
+            "-",
+            "SPEC §6",
+        ),
+        _category("unclassified", "unknown", "fits no category: study it", "-", "SPEC §7"),
+    )
 }
-"""The closed set of pair categories, each with who is right and why."""
+"""Every category, by name (see :class:`Category`): who is wrong, why, and the rule with its source."""
+
+CATEGORIES: Final[dict[str, str]] = {name: c.meaning for name, c in CATEGORY_INFO.items()}
+"""The closed set of pair categories: name → meaning (who is wrong, and how)."""
+
+FORMER_NAMES: Final[Mapping[str, str]] = {
+    "admits_incommensurable_currencies": "theirs_admits_incommensurable_currencies",
+    "admits_offset_temperature_arithmetic": "theirs_admits_offset_temperature_arithmetic",
+    "admits_container_as_items": "theirs_admits_container_as_items",
+    "merges_count_kinds": "theirs_merges_count_kinds",
+    "admits_unscaled_degree": "theirs_admits_unscaled_degree",
+    "admits_calendar_without_convention": "theirs_admits_calendar_without_convention",
+    "admits_dimension_mismatch": "theirs_admits_dimension_mismatch",
+    "admits_rate_kind_mismatch": "theirs_admits_rate_kind_mismatch",
+    "admits_malformed_rate": "theirs_admits_malformed_rate",
+    "admits_product_of_quantities": "ours_refuses_product_of_quantities",
+    "scalar_as_unit_bearing": "theirs_scalar_as_unit_bearing",
+    "multiplicative_comparison_dimensionless": "theirs_multiplicative_comparison_dimensionless",
+    "refuses_lexicon_surface": "theirs_refuses_lexicon_surface",
+    "refuses_admissible": "theirs_refuses_admissible",
+    "unknown_operation_kind": "theirs_unknown_operation_kind",
+    "wires_initial_state": "theirs_wires_initial_state",
+    "transfer_target_as_dependency": "theirs_transfer_target_as_dependency",
+    "crashes": "theirs_crashes",
+    "ignores_conversion_factor": "theirs_ignores_conversion_factor",
+}
+"""Former category names → their names now, which say which side is at fault (renamed in 0.2, see CHANGELOG)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +304,84 @@ class CrosscheckPair:
         }
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MinimalExample:
+    """The smallest equation found for one category by :func:`fuzz`, as a maintainer would report it.
+
+    Attributes:
+        category: its category (a key of :data:`CATEGORIES`).
+        record: the equation in the upstream ``equation_verdicts`` layout, their verdict
+            included as ``hand_rolled`` (one JSON line: ``bgverify crosscheck FILE``
+            replays it).
+        equation: the equation as text (``r = a + b``).
+        ours: our outcome (proof string or refusal reason).
+        theirs: theirs.
+        shrunk: ``False`` when the shrinking search did not meet the category again, so
+            this is the first explored example rather than the smallest.
+    """
+
+    category: str
+    record: Mapping[str, object]
+    equation: str
+    ours: str
+    theirs: str
+    shrunk: bool
+
+    @classmethod
+    def of(
+        cls,
+        record: Mapping[str, object],
+        ours: str,
+        theirs: str,
+        equation: str,
+        category: str,
+        *,
+        shrunk: bool,
+        declared: Mapping[str, str] | None = None,
+    ) -> MinimalExample:
+        """An example, with ``theirs`` written into the record as its ``hand_rolled`` verdict.
+
+        The count nouns it uses from ``declared`` (surface → lemma) go into its ``vocab``, so it replays alone.
+        """
+        head = theirs.partition("; factors ")[0]
+        if ":" in head and "->" in head:
+            verdict: dict[str, str] = {"status": "admitted", "unit_proof": theirs}
+        else:
+            verdict = {"status": "refused", "reason": theirs}
+        full = {**record, "hand_rolled": verdict, **({"vocab": {"count_nouns": dict(declared)}} if declared else {})}
+        return cls(category=category, record=full, equation=equation, ours=ours, theirs=theirs, shrunk=shrunk)
+
+    def to_json(self) -> dict[str, object]:
+        """The fields, ``record`` as the JSON object it is."""
+        return {
+            "category": self.category,
+            "equation": self.equation,
+            "ours": self.ours,
+            "theirs": self.theirs,
+            "shrunk": self.shrunk,
+            "record": dict(self.record),
+        }
+
+    def lines(self) -> list[str]:
+        """The example as text to paste into a bug report: the equation, both verdicts, the rule."""
+        info = CATEGORY_INFO[self.category]
+        symbols = self.record.get("symbols")
+        operands = ", ".join(
+            f"{s['symbol_id']}: {s['unit'] if s['unit'] is not None else '(no unit)'} ({s['semantic_role']})"
+            for s in (symbols if isinstance(symbols, list) else [])
+            if isinstance(s, dict)
+        )
+        return [
+            f"equation: {self.equation}   ({self.record.get('operation_kind')})",
+            f"operands: {operands or '(none)'}",
+            f"ours:     {self.ours}",
+            f"theirs:   {self.theirs}",
+            f"rule:     {info.rule} ({info.spec})",
+            f"replay:   {json.dumps(dict(self.record), sort_keys=True, ensure_ascii=False)}",
+            *([] if self.shrunk else ["(not shrunk: the first example found)"]),
+        ]
+
+
 @dataclass(frozen=True, slots=True)
 class CrosscheckReport:
     """All pairs of a cross-check and their counts per category.
@@ -89,17 +389,31 @@ class CrosscheckReport:
     Attributes:
         pairs: every aligned pair, in input order.
         counts: category → number of pairs (every category present, zeros included).
+        minimal: for a :func:`fuzz` run, the smallest example of each disagreement
+            category found (else empty).
+        seed: the seed of a :func:`fuzz` run (else ``None``): the same seed, callable and
+            arguments give the same report.
     """
 
     pairs: tuple[CrosscheckPair, ...]
     counts: Mapping[str, int]
+    minimal: Mapping[str, MinimalExample] = field(default_factory=dict)
+    seed: int | None = None
 
     @classmethod
-    def from_pairs(cls, pairs: Iterable[CrosscheckPair]) -> CrosscheckReport:
-        """Build a report, counting categories."""
+    def from_pairs(
+        cls,
+        pairs: Iterable[CrosscheckPair],
+        *,
+        minimal: Mapping[str, MinimalExample] | None = None,
+        seed: int | None = None,
+    ) -> CrosscheckReport:
+        """Build a report, counting categories (minimal examples in :data:`CATEGORIES` order)."""
         items = tuple(pairs)
         counter = Counter(p.category for p in items)
-        return cls(items, {name: counter.get(name, 0) for name in CATEGORIES})
+        found = minimal or {}
+        ordered = {name: found[name] for name in CATEGORIES if name in found}
+        return cls(items, {name: counter.get(name, 0) for name in CATEGORIES}, ordered, seed)
 
     @property
     def unclassified(self) -> tuple[CrosscheckPair, ...]:
@@ -120,27 +434,50 @@ class CrosscheckReport:
         return [p.to_json() for p in self.pairs]
 
     def to_json(self) -> dict[str, object]:
-        """Counts (non-zero), the first examples of each category, and every pair."""
-        return {
+        """Counts (non-zero), the first examples of each category, and every pair.
+
+        A fuzz run adds ``seed`` and ``minimal`` (category → :meth:`MinimalExample.to_json`).
+        """
+        out: dict[str, object] = {
             "counts": {k: v for k, v in self.counts.items() if v},
             "examples": {
                 k: [p.to_json() for p in self.examples(k)] for k, v in self.counts.items() if v and k != "agree"
             },
             "pairs": self.rows(),
         }
+        if self.seed is not None:
+            out["seed"] = self.seed
+            out["minimal"] = {k: m.to_json() for k, m in self.minimal.items()}
+        return out
 
     def table(self, examples: int = 2) -> str:
-        """A printed table: count per category, then the first examples of each disagreement."""
+        """A printed table: count and fault side per category, then each disagreement explained.
+
+        A fuzz report shows each category's minimal example (:meth:`MinimalExample.lines`);
+        any other report its first ``examples`` pairs.  Unclassified pairs are all shown in full.
+        """
         width = max(len(k) for k in CATEGORIES)
-        lines = [f"{'category':<{width}}  pairs", f"{'-' * width}  -----"]
-        lines += [f"{k:<{width}}  {v:5d}" for k, v in self.counts.items() if v]
-        lines.append(f"{'total':<{width}}  {len(self.pairs):5d}")
+        lines = [f"{'category':<{width}}  {'wrong':<7}  pairs", f"{'-' * width}  -------  -----"]
+        lines += [f"{k:<{width}}  {CATEGORY_INFO[k].wrong:<7}  {v:5d}" for k, v in self.counts.items() if v]
+        lines.append(f"{'total':<{width}}  {'':<7}  {len(self.pairs):5d}")
+        if self.seed is not None:
+            lines.append(f"seed {self.seed}")
         for cat, count in self.counts.items():
             if not count or cat == "agree":
                 continue
-            lines.append(f"\n{cat}: {CATEGORIES[cat]}")
-            for p in self.examples(cat, examples):
+            info = CATEGORY_INFO[cat]
+            lines.append(f"\n{cat} ({count}): {info.meaning}")
+            if cat in self.minimal:
+                lines += [f"  {line}" for line in self.minimal[cat].lines()]
+                if cat != "unclassified":
+                    continue
+            shown = self.unclassified if cat == "unclassified" else self.examples(cat, examples)
+            if cat != "unclassified" and info.rule != "-":
+                lines.append(f"  rule: {info.rule} ({info.spec})")
+            for p in shown:
                 lines.append(f"  {p.case_id} {p.lhs_symbol_id}: ours {p.ours!r} | theirs {p.theirs!r}")
+                if cat == "unclassified" and p.detail:
+                    lines.append(f"    {p.detail}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -149,6 +486,76 @@ class CrosscheckReport:
 
 
 Reference = Callable[[BoundEquation, Mapping[str, SymbolBinding]], str]
+"""Another implementation's admissibility: ``(equation, symbols) -> proof string | refusal reason``."""
+
+
+def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapping[str, SymbolBinding]], str]:
+    """Wrap another implementation's check so that it always returns an outcome string, never raises.
+
+    ``theirs`` has the upstream ``check_admissibility`` shape: it is called as
+    ``theirs(equation, symbols)``, or ``theirs(equation, symbols=symbols)`` when its
+    second parameter is keyword-only (as upstream's is).  Its outcome is
+
+    * a returned ``str``: a proof string (``"add: [length,length] -> length"``, optionally
+      with ``"; factors a=1, b=1/12"``) or a refusal reason;
+    * a returned object with ``to_canonical_string()`` (a proof object): that string;
+    * a raised exception with a non-empty ``str`` attribute ``reason`` (a typed refusal,
+      like upstream's ``AdmissibilityError``): that reason;
+    * any other exception, or any other return value: ``"crash: <type>: <message>"``,
+      which :func:`classify` puts in ``theirs_crashes``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` when ``theirs`` is not callable.
+    """
+    if not callable(theirs):
+        raise BindingGraphError(
+            "malformed_input", f"the reference must be callable, found {type(theirs).__name__}", "theirs"
+        )
+    keyword = _symbols_keyword_only(theirs)
+
+    def call(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        try:
+            result = theirs(equation, symbols=symbols) if keyword else theirs(equation, symbols)
+        except Exception as exc:  # the other side's failure is data, never ours to raise
+            reason = getattr(exc, "reason", None)
+            if isinstance(reason, str) and reason.strip():
+                return reason
+            return f"crash: {type(exc).__name__}: {_first_line(exc)}"
+        if isinstance(result, str):
+            return result
+        render = getattr(result, "to_canonical_string", None)
+        if callable(render):
+            try:
+                text = render()
+            except Exception as exc:
+                return f"crash: {type(exc).__name__} in to_canonical_string: {_first_line(exc)}"
+            if isinstance(text, str):
+                return text
+        return f"crash: returned {type(result).__name__}"
+
+    return call
+
+
+def _first_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message, first line only, cut to ``limit`` characters (never raises)."""
+    try:
+        text = str(exc)
+    except Exception:
+        return f"<{type(exc).__name__} with an unprintable message>"
+    line = text.splitlines()[0] if text else ""
+    return line if len(line) <= limit else f"{line[: limit - 3]}..."
+
+
+def _symbols_keyword_only(function: Callable[..., object]) -> bool:
+    import inspect
+
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # a builtin or C callable without a signature
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    keyword = any(p.kind is p.KEYWORD_ONLY and p.name == "symbols" for p in parameters)
+    return keyword and len(positional) < 2
 
 
 def outcome(verdict: Verdict) -> str:
@@ -215,7 +622,7 @@ class _Classifier:
         if theirs == "<absent>":
             return "only_ours", "theirs has no equation with this lhs"
         if theirs.startswith("crash:"):
-            return "crashes", theirs
+            return "theirs_crashes", theirs
         assert equation is not None
         kind = equation.operation_kind
         if their_deps is not None and tuple(sorted(their_deps)) != tuple(sorted(equation.dependencies)):
@@ -230,33 +637,39 @@ class _Classifier:
             if their_factors is not None and ours_verdict.proof is not None:
                 mine = {op.symbol_id: format_exact(op.factor) for op in ours_verdict.proof.operands}
                 if their_factors != mine:
-                    return "ignores_conversion_factor", f"ours {mine}, theirs {their_factors}"
+                    return "theirs_ignores_conversion_factor", f"ours {mine}, theirs {their_factors}"
             return "agree", ""
         units = self.units(equation, symbols)
         refs = self.lemmas(units)
         theirs_admitted = ":" in their_head and "->" in their_head
         if not theirs_admitted and their_head == "unknown_operation":
-            return "unknown_operation_kind", f"{kind} is unknown to theirs"
+            return "theirs_unknown_operation_kind", f"{kind} is unknown to theirs"
         if not theirs_admitted and their_head == "unknown_unit" and ours != "unknown_unit":
-            return "refuses_lexicon_surface", f"units {units} are lexicon surfaces"
+            declared = {surface for surface, _ in self.vocab.count_nouns}
+            used = {part for unit in units for part in unit.split("_per_")} & declared
+            if used:
+                return "theirs_refuses_declared_count_noun", f"units {units}; declared {sorted(used)}"
+            return "theirs_refuses_lexicon_surface", f"units {units} are lexicon surfaces"
         if ours_verdict.refusal is not None and theirs_admitted:
-            return self.stricter(ours_verdict.refusal.reason, kind, refs, units)
+            return self.stricter(ours_verdict.refusal.reason, equation, symbols, refs, units)
         if ours_verdict.proof is not None and theirs_admitted:
             if (
                 kind in ("multiply", "divide")
                 and "dimensionless" in ours
                 and their_head.split("->")[-1].strip() != ours.split("->")[-1].strip()
             ):
-                return "scalar_as_unit_bearing", "ours counts the scalar dimensionless"
+                return "theirs_scalar_as_unit_bearing", "ours counts the scalar dimensionless"
             if kind in ("multiply", "divide") and any(
                 s.endswith(("__multiplicand", "__divisor")) for s in equation.dependencies
             ):
-                return "scalar_as_unit_bearing", "ours counts the scalar dimensionless"
+                return "theirs_scalar_as_unit_bearing", "ours counts the scalar dimensionless"
             if kind == "compare_multiplicative" and their_head.endswith("-> dimensionless"):
-                return "multiplicative_comparison_dimensionless", ""
+                return "theirs_multiplicative_comparison_dimensionless", ""
+            if _relabelled(ours, their_head):
+                return "count_label_differs", "the result is a pure number of chunks or items"
             return "unclassified", "both admit with different proofs"
         if ours_verdict.proof is not None:
-            return "refuses_admissible", f"theirs refuses with {their_head}"
+            return "theirs_refuses_admissible", f"theirs refuses with {their_head}"
         return "refusal_reason_differs", f"ours {ours}, theirs {their_head}"
 
     def wiring(self, equation: BoundEquation, their_deps: tuple[str, ...], symbols: Mapping[str, SymbolBinding]) -> str:
@@ -264,7 +677,7 @@ class _Classifier:
         theirs = set(their_deps)
         kind = equation.operation_kind
         if kind == "compare_multiplicative" and not theirs and ours:
-            return "multiplicative_comparison_dimensionless"
+            return "theirs_multiplicative_comparison_dimensionless"
         lhs = symbols.get(equation.lhs_symbol_id)
         owner = lhs.entity if lhs is not None else None
         extra = theirs - ours
@@ -273,48 +686,100 @@ class _Classifier:
             and extra
             and all(symbols.get(d) is not None and symbols[d].entity != owner for d in extra)
         ):
-            return "transfer_target_as_dependency"
+            return "theirs_transfer_target_as_dependency"
         if any(d.endswith("_t0") for d in extra) and any(not d.endswith("_t0") for d in ours - theirs):
-            return "wires_initial_state"
+            return "theirs_wires_initial_state"
         if extra and all(d.endswith("_t0") for d in extra) and not (ours - theirs):
-            return "wires_initial_state"
+            return "theirs_wires_initial_state"
         return ""
 
-    def stricter(self, reason: str, kind: str, refs: list[object], units: list[str]) -> tuple[str, str]:
+    def stricter(
+        self,
+        reason: str,
+        equation: BoundEquation,
+        symbols: Mapping[str, SymbolBinding],
+        refs: list[object],
+        units: list[str],
+    ) -> tuple[str, str]:
+        kind = equation.operation_kind
         lemmas = [getattr(r, "lemma", None) for r in refs]
         detail = f"units {units}"
         if reason == "offset_unit_arithmetic":
-            return "admits_offset_temperature_arithmetic", detail
+            return "theirs_admits_offset_temperature_arithmetic", detail
         if reason == "convention_required":
-            return "admits_calendar_without_convention", detail
+            return "theirs_admits_calendar_without_convention", detail
         if reason == "incommensurable_units":
             dims = {getattr(r, "dimension", None) for r in refs}
             axes = {str(d) for d in dims if d is not None}
             if kind == "apply_rate":
-                return "admits_rate_kind_mismatch", detail
+                return "theirs_admits_rate_kind_mismatch", detail
             if "degree" in lemmas:
-                return "admits_unscaled_degree", detail
+                return "theirs_admits_unscaled_degree", detail
             if any("money" in a for a in axes):
-                return "admits_incommensurable_currencies", detail
+                return "theirs_admits_incommensurable_currencies", detail
             conv = self.vocab.lexicon.conversions
-            if any(
+            containers = [
                 lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(self.vocab, lem)
                 for lem in lemmas
                 if isinstance(lem, str)
-            ):
-                return "admits_container_as_items", detail
+            ]
+            if any(containers) and not all(containers):  # a box against items (or people); two boxes merge kinds
+                return "theirs_admits_container_as_items", detail
             if axes == {"count"}:
-                return "merges_count_kinds", detail
+                return "theirs_merges_count_kinds", detail
             return "unclassified", f"incommensurable: {detail}"
+        if reason == "unit_unbound":
+            return "theirs_admits_unbound_unit", detail
+        if reason == "unknown_unit":
+            return "theirs_admits_unknown_unit", detail
         if reason == "unit_mismatch" and kind == "multiply":
-            return "admits_product_of_quantities", detail
+            if "scalar" in roles_of(equation, symbols).values():  # ours: the scalar's label names another kind
+                return "theirs_scalar_as_unit_bearing", detail
+            return "ours_refuses_product_of_quantities", detail
         if reason == "operand_arity" and kind == "compare_multiplicative":
-            return "multiplicative_comparison_dimensionless", detail
+            return "theirs_multiplicative_comparison_dimensionless", detail
+        if reason == "operand_arity":
+            return "theirs_admits_operand_arity", detail
         if reason == "rate_form_invalid":
-            return "admits_malformed_rate", detail
+            return "theirs_admits_malformed_rate", detail
         if reason == "unit_mismatch":
-            return "admits_dimension_mismatch", detail
+            return "theirs_admits_dimension_mismatch", detail
         return "unclassified", f"ours refuses with {reason}"
+
+
+def classify(
+    ours: Verdict,
+    theirs: str,
+    equation: BoundEquation,
+    symbols: Mapping[str, SymbolBinding],
+    *,
+    vocab: UnitVocabulary | None = None,
+    their_dependencies: tuple[str, ...] | None = None,
+) -> tuple[str, str]:
+    """The category of one pair, and a short detail (see :data:`CATEGORY_INFO`).
+
+    Args:
+        ours: our verdict on ``equation`` (:func:`verifier.check_equation` with ``vocab``).
+        theirs: their outcome: a proof string (optionally with ``"; factors ..."``), a
+            refusal reason, ``"crash: ..."`` for an exception, or ``"<absent>"``.
+        equation: the equation both sides judged; its operands' units decide the category.
+        symbols: the symbols by id.
+        vocab: the vocabulary ours used (default :func:`units.default_vocabulary`); its
+            declared count nouns tell a declared noun from a lexicon surface.
+        their_dependencies: the dependencies theirs wired, when known (canonical text).
+
+    Returns:
+        ``(category, detail)``; ``category`` is a key of :data:`CATEGORIES`.
+    """
+    voc = vocab if vocab is not None else default_vocabulary()
+    return _Classifier(voc).classify(ours, theirs, equation, symbols, their_dependencies)
+
+
+def _relabelled(ours: str, theirs: str) -> bool:
+    """Both proofs are the same but for a result written ``count`` by one and ``dimensionless`` by the other."""
+    mine, _, my_result = ours.rpartition(" -> ")
+    other, _, their_result = theirs.rpartition(" -> ")
+    return mine == other and {my_result.strip(), their_result.strip()} == {"count", "dimensionless"}
 
 
 def _is_container(vocab: UnitVocabulary, lemma: str) -> bool:
@@ -367,15 +832,8 @@ def crosscheck(
         )
     if callable(theirs):
         symbols = subject.symbol_map
-        outcomes = {}
-        for eq in subject.equations:
-            try:
-                result = theirs(eq, symbols)
-                outcomes[eq.lhs_symbol_id] = (
-                    result if isinstance(result, str) else f"crash: returned {type(result).__name__}"
-                )
-            except Exception as exc:
-                outcomes[eq.lhs_symbol_id] = f"crash: {type(exc).__name__}: {exc}"
+        call = as_reference(theirs)
+        outcomes = {eq.lhs_symbol_id: call(eq, symbols) for eq in subject.equations}
         return CrosscheckReport.from_pairs(_pairs(subject, outcomes, voc, case_id, None))
     if not isinstance(theirs, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in theirs.items()):
         raise BindingGraphError(
@@ -448,21 +906,30 @@ def compare_bindings(
     return pairs
 
 
-def crosscheck_file(path: str | Path, *, vocab: UnitVocabulary | None = None) -> CrosscheckReport:
+def crosscheck_file(
+    path: str | Path, *, vocab: UnitVocabulary | None = None, against: Callable[..., object] | None = None
+) -> CrosscheckReport:
     """Cross-check a whole corpus file in either upstream layout (or a canonical text file).
 
     Layouts:
         * adapter corpus (``graph`` plus ``hand_rolled_canonical`` or ``hand_rolled_error``
           per line): our binding of ``graph`` against their canonical text;
-        * equation verdicts (``operation_kind``, ``symbols``, ``hand_rolled`` per line): our
-          verdict on each equation against theirs;
+        * equation verdicts (``operation_kind``, ``symbols``, ``hand_rolled`` per line, and
+          optionally the ``vocab`` declarations it is judged with): our verdict on each
+          equation against theirs;
         * a text file of canonical lines: its equations re-checked against what it records.
+
+    Args:
+        path: the file.
+        vocab: our vocabulary (default: the default vocabulary).
+        against: a live reference (see :func:`as_reference`) judged on the equations of
+            the equation-verdict layout instead of their recorded ``hand_rolled`` verdicts.
 
     Raises:
         adapters.MathGraphError: a file or record that cannot be read (naming the line).
     """
     from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict, read_json
-    from adapters.records import equation_from_record
+    from adapters.records import equation_from_record, vocabulary_for
 
     voc = vocab if vocab is not None else default_vocabulary()
     if not isinstance(path, (str, Path)) or not str(path):
@@ -479,7 +946,7 @@ def crosscheck_file(path: str | Path, *, vocab: UnitVocabulary | None = None) ->
     if text.lstrip().startswith("S "):
         return crosscheck(text, vocab=voc, case_id=file.stem)
     pairs: list[CrosscheckPair] = []
-    classifier = _Classifier(voc)
+    live = as_reference(against) if against is not None else None
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -495,8 +962,11 @@ def crosscheck_file(path: str | Path, *, vocab: UnitVocabulary | None = None) ->
         try:
             if "hand_rolled" in record and "operation_kind" in record:
                 equation, symbols, theirs = equation_from_record(record)
-                verdict = check_equation(equation, symbols, voc)
-                category, detail = classifier.classify(verdict, theirs, equation, symbols)
+                if live is not None:
+                    theirs = live(equation, symbols)
+                own = vocabulary_for(record, voc) if "vocab" in record else voc
+                verdict = check_equation(equation, symbols, own)
+                category, detail = classify(verdict, theirs, equation, symbols, vocab=own)
                 pairs.append(
                     CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail)
                 )
@@ -522,13 +992,85 @@ def crosscheck_file(path: str | Path, *, vocab: UnitVocabulary | None = None) ->
     return CrosscheckReport.from_pairs(pairs)
 
 
+FUZZ_COUNT_NOUNS: Final[tuple[str, ...]] = ("apples", "oranges")
+"""Count nouns :func:`fuzz` declares when it is given no vocabulary (two kinds, so merges show)."""
+
+
+def fuzz(
+    theirs: Callable[..., object],
+    *,
+    vocab: UnitVocabulary | None = None,
+    max_examples: int = 1000,
+    kinds: Iterable[str] | None = None,
+    seed: int = 0,
+    shrink: bool = True,
+) -> CrosscheckReport:
+    """Fuzz another implementation's admissibility against ours; keep each category's smallest example.
+
+    Draws ``max_examples`` single equations (:func:`verifier.strategies.equation_records`:
+    every operation kind, units of every dimension of the vocabulary, commensurable and
+    incommensurable operands, declared count nouns, rates, literal operands, unbound
+    units), judges each with :func:`verifier.check_equation` and with ``theirs``
+    (wrapped by :func:`as_reference`, so an exception is a ``theirs_crashes`` pair), and
+    classifies each pair (:func:`classify`).  Then, for every disagreement category found,
+    hypothesis searches for it again and shrinks it to its smallest example
+    (:class:`MinimalExample`, in :attr:`CrosscheckReport.minimal`).
+
+    Args:
+        theirs: a callable of the upstream ``check_admissibility`` shape (see
+            :func:`as_reference`).
+        vocab: our vocabulary (default: the default vocabulary with
+            :data:`FUZZ_COUNT_NOUNS` declared); its declared nouns are drawn too.
+        max_examples: equations to draw (1 to 1,000,000); repeats are counted once.
+        kinds: operation kinds to draw (default all ten).
+        seed: the run's seed: the same seed, callable and arguments give the same report,
+            byte for byte (hypothesis runs with no example database).
+        shrink: search for the smallest example of each category (else keep the first).
+
+    Returns:
+        A :class:`CrosscheckReport` with ``pairs`` (case ids ``fuzz-N``, lhs ``r``),
+        ``counts``, ``minimal`` and ``seed``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a reference that is not callable, a
+            ``max_examples`` or ``seed`` that is not an int in range, or no kinds.
+        ImportError: hypothesis is not installed (``pip install 'binding-graph-verifier[test]'``).
+    """
+    call = as_reference(theirs)
+    for label, value, low, high in (("max_examples", max_examples, 1, 1_000_000), ("seed", seed, 0, 2**32 - 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise BindingGraphError(
+                "malformed_input", f"{label} must be an int from {low} to {high}, found {clip(value)}", label
+            )
+    from verifier.model import OPERATION_KINDS
+
+    chosen = OPERATION_KINDS if kinds is None else tuple(kinds)
+    if not chosen or not all(isinstance(k, str) and k.strip() for k in chosen):
+        raise BindingGraphError("malformed_input", f"kinds must be non-empty strings, found {clip(chosen)}", "kinds")
+    voc = vocab if vocab is not None else default_vocabulary().with_count_nouns(FUZZ_COUNT_NOUNS)
+    if not isinstance(voc, UnitVocabulary):
+        raise BindingGraphError(
+            "malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab"
+        )
+    from verifier._fuzzing import run
+
+    return run(call, vocab=voc, max_examples=max_examples, kinds=chosen, seed=seed, shrink=bool(shrink))
+
+
 __all__ = [
     "CATEGORIES",
+    "CATEGORY_INFO",
+    "FORMER_NAMES",
+    "FUZZ_COUNT_NOUNS",
+    "Category",
     "CrosscheckPair",
     "CrosscheckReport",
+    "MinimalExample",
+    "as_reference",
+    "classify",
     "crosscheck",
     "crosscheck_file",
     "detailed_outcome",
+    "fuzz",
     "outcome",
 ]
-_ = json

@@ -52,8 +52,8 @@ from adapters.math_graph import (
     Unknown,
     bind_math_problem_graph,
 )
-from units import DimensionVector, UnitVocabulary, default_vocabulary
-from verifier.model import BindingGraph
+from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
+from verifier.model import OPERATION_KINDS, BindingGraph
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -466,14 +466,164 @@ def relations(max_relations: int = 5) -> SearchStrategy[dict[str, object]]:
     return _relations(max_relations)
 
 
+# ------------------------------------------------------------------ single equations, for differential fuzzing
+
+EQUATION_KINDS: Final[tuple[str, ...]] = OPERATION_KINDS
+"""The kinds :func:`equation_records` draws by default: all ten (SPEC §4), in the model's order."""
+
+_GROUP_ORDER: Final[tuple[str, ...]] = (
+    "length",
+    "mass",
+    "time",
+    "money",
+    "count",
+    "temperature",
+    "length^2",
+    "length^3",
+    "dimensionless",
+)
+"""Dimensions drawn first (and shrunk towards), in this order; the others follow alphabetically."""
+_UNBOUND: Final[tuple[bool, ...]] = (False,) * 9 + (True,)
+"""One first operand in ten carries no unit (``sampled_from``: hypothesis' integers favour their bounds)."""
+_MANY_KINDS: Final[frozenset[str]] = frozenset({"count", "money", "temperature"})
+"""Base dimensions holding several kinds that never convert (SPEC §3): drawn more often."""
+
+
+@dataclass(frozen=True)
+class _UnitPool:
+    """The units of a vocabulary grouped by dimension (canonical string), shortest spelling first."""
+
+    groups: tuple[tuple[str, tuple[str, ...]], ...]
+    rates: tuple[str, ...]
+    declared: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, vocab: UnitVocabulary) -> _UnitPool:
+        spellings = set(vocab.surfaces()) | {entry.lemma for entry in vocab.lexicon.entries}
+        by_dim: dict[str, set[str]] = {}
+        for text in spellings:
+            try:
+                dimension = vocab.resolve(text).dimension
+            except UnitRefusal:  # a lemma only the lexicon's conversions know, e.g. a connector
+                continue
+            by_dim.setdefault(dimension.to_canonical_string(), set()).add(text)
+        rank = {dim: i for i, dim in enumerate(_GROUP_ORDER)}
+        order = sorted(by_dim, key=lambda d: (rank.get(d, len(rank)), d))
+        groups = tuple((dim, tuple(sorted(by_dim[dim], key=lambda u: (len(u), u)))) for dim in order)
+        rates = tuple(u for dim, units in groups if "/" in dim for u in units)
+        declared = tuple(sorted({surface for surface, _ in vocab.count_nouns}, key=lambda u: (len(u), u)))
+        return cls(groups, rates, declared)
+
+    def unit(self) -> SearchStrategy[str]:
+        """A unit, drawn to reach the dimensions where kinds differ.
+
+        Of any dimension, of a base one (length … temperature), or of a base one where kinds
+        differ within the dimension (count, money, temperature), 1, 1 and 2 times in 4; with
+        declared count nouns, one of them a fifth of the time.
+        """
+        every = st.sampled_from(range(len(self.groups)))
+        base = st.sampled_from(range(min(len(self.groups), len(BASE_DIMENSIONS))))
+        kinds = st.sampled_from([i for i, (dim, _) in enumerate(self.groups) if dim in _MANY_KINDS] or [0])
+        unit = st.one_of(every, base, kinds, kinds).flatmap(lambda i: st.sampled_from(self.groups[i][1]))
+        return st.one_of(unit, unit, unit, unit, st.sampled_from(self.declared)) if self.declared else unit
+
+    def of_dimension(self, dimension: str) -> SearchStrategy[str]:
+        """Mostly a unit of this dimension (commensurable or of another kind), else any unit."""
+        for dim, units in self.groups:
+            if dim == dimension:
+                same = st.sampled_from(units)
+                return st.one_of(same, same, same, self.unit())
+        return self.unit()
+
+    def like(self, unit: str | None) -> SearchStrategy[str]:
+        """A unit of ``unit``'s dimension, else any unit."""
+        return self.of_dimension(next((dim for dim, units in self.groups if unit in units), ""))
+
+    def rate_and_quantity(self) -> SearchStrategy[tuple[str, str]]:
+        """A rate (lexicon rate unit or ``X_per_Y``) and a quantity, mostly of the rate's denominator."""
+        lexicon = st.sampled_from(self.rates).flatmap(
+            lambda rate: st.tuples(st.just(rate), self.of_dimension(self.dimension(rate).partition("/")[2]))
+        )
+        composite = st.tuples(self.unit(), self.unit()).flatmap(
+            lambda pair: st.tuples(st.just("_per_".join(pair)), self.like(pair[1]))
+        )
+        return st.one_of(lexicon, composite)
+
+    def dimension(self, unit: str) -> str:
+        return next(dim for dim, units in self.groups if unit in units)
+
+
+def _operand(symbol_id: str, unit: str | None, role: str = "quantity") -> dict[str, object]:
+    return {"symbol_id": symbol_id, "semantic_role": role, "unit": unit}
+
+
+@st.composite
+def _equation_record(draw: st.DrawFn, pool: _UnitPool, kinds: tuple[str, ...], max_operands: int) -> dict[str, object]:
+    kind = draw(st.sampled_from(kinds))
+    first = draw(pool.unit())
+    symbols = [_operand("a", None if draw(st.sampled_from(_UNBOUND)) else first)]
+    literal = {"multiply": "b__multiplicand", "divide": "b__divisor", "unit_partition": "b__chunk"}
+    if kind == "apply_rate":
+        rate, quantity = draw(pool.rate_and_quantity())
+        symbols = [_operand("a", rate, "rate"), _operand("b", quantity)]
+    elif kind in literal or kind in ("compare_multiplicative", "fraction_portion"):
+        shape = draw(st.sampled_from(("alone", "literal", "quantity")))
+        if shape == "literal" and kind in literal:
+            unit = draw(st.one_of(st.none(), pool.like(first)))
+            symbols.append(_operand(literal[kind], unit, "ratio" if unit is None else "quantity"))
+        elif shape == "literal":
+            symbols.append(_operand("b", None, "ratio"))
+        elif shape == "quantity":
+            symbols.append(_operand("b", draw(pool.like(first))))
+    else:
+        for i in range(1, draw(st.sampled_from([*range(2, max_operands + 1)] * 3 + [1]))):
+            symbols.append(_operand("abcdefgh"[i], draw(pool.like(first))))
+    return {"id": "fuzz", "lhs_symbol_id": "r", "operation_kind": kind, "symbols": symbols}
+
+
+def equation_records(
+    vocab: UnitVocabulary | None = None, kinds: Iterable[str] = EQUATION_KINDS, *, max_operands: int = 3
+) -> SearchStrategy[dict[str, object]]:
+    """Single equations in the upstream ``equation_verdicts`` layout, admissible or not.
+
+    Each record is ``{"id", "lhs_symbol_id": "r", "operation_kind", "symbols": [...]}``,
+    bound by :func:`adapters.records.bind_equation_record` (add a ``hand_rolled`` verdict
+    to replay it with ``bgverify crosscheck FILE``).  Units are drawn from every
+    dimension of ``vocab``, lexicon surfaces and lemma ids alike, declared count nouns
+    included; a later operand is drawn of the first one's dimension (commensurable, or
+    another kind of it: dollar and euro, people and mice) or of any dimension.  Rates
+    are lexicon rate units or ``X_per_Y`` composites; ``multiply``, ``divide`` and
+    ``unit_partition`` get an upstream literal operand (``b__multiplicand``,
+    ``b__divisor``, ``b__chunk``, unitless or not), none, or a second quantity.  An
+    operand may carry no unit.  A sum has two operands or more (one in ``3 * (max_operands - 1) + 1`` times, one).  Shrinking goes
+    towards fewer operands, the first
+    dimensions (length, mass, time, money, count …) and the shortest spellings.
+
+    Args:
+        vocab: whose units to draw (default :func:`units.default_vocabulary`).
+        kinds: operation kinds to draw (default all ten; any string is allowed, so an
+            unknown kind can be fuzzed too).
+        max_operands: most operands of an additive kind (at least 1).
+
+    Raises:
+        ValueError: no kinds, or ``max_operands`` below 1.
+    """
+    chosen = tuple(kinds)
+    if not chosen or not all(isinstance(k, str) and k for k in chosen) or max_operands < 1:
+        raise ValueError("equation_records needs at least one kind (non-empty strings) and max_operands >= 1")
+    return _equation_record(_UnitPool.of(vocab or default_vocabulary()), chosen, max_operands)
+
+
 st.register_type_strategy(MathProblemGraph, math_problem_graphs())
 st.register_type_strategy(BindingGraph, binding_graphs())
 
 __all__ = [
+    "EQUATION_KINDS",
     "FAMILIES",
     "KINDS",
     "binding_graphs",
     "commensurable_pairs",
+    "equation_records",
     "magnitudes",
     "math_problem_cases",
     "math_problem_graphs",

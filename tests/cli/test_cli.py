@@ -123,7 +123,7 @@ def test_crosscheck_command(tmp_path: Path) -> None:
     path = Path(__file__).resolve().parents[1] / "data" / "crosscheck_equations.jsonl"
     code, text = run(["crosscheck", str(path)])
     assert code == 0
-    assert "admits_incommensurable_currencies" in text
+    assert "theirs_admits_incommensurable_currencies" in text
     code, text = run(["crosscheck", str(path), "--json"])
     assert json.loads(text)["counts"]["agree"] == 3
 

@@ -29,6 +29,6 @@ def test_the_corpus_notebook_executes_and_renders_every_view() -> None:
     html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
     assert any("<th>wrong</th>" in h and "planted-wrong-gold" in h for h in html)  # the Scoreboard
     assert any("<caption>trace</caption>" in h and "Ana.feet@t0" in h for h in html)  # the GraphReport
-    assert any("<caption>admits_incommensurable_currencies</caption>" in h for h in html)  # the cross-check
+    assert any("<caption>theirs_admits_incommensurable_currencies</caption>" in h for h in html)  # the cross-check
     latex = [o["data"]["text/latex"] for o in outputs if "text/latex" in o.get("data", {})]
     assert any(r"\frac{1}{12}" in t for t in latex)  # the proof, with its inches-to-feet factor

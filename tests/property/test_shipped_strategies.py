@@ -15,6 +15,7 @@ from verifier.strategies import (
     KINDS,
     binding_graphs,
     commensurable_pairs,
+    equation_records,
     math_problem_cases,
     math_problem_graphs,
     quantities,
@@ -100,3 +101,41 @@ def test_bad_arguments_are_refused() -> None:
         math_problem_cases(kinds=("fly",))
     with pytest.raises(ValueError, match="max_operations"):
         math_problem_cases(max_operations=-1)
+
+
+FUZZ_VOCAB = default_vocabulary().with_count_nouns(("apples", "oranges"))
+
+
+@given(equation_records(FUZZ_VOCAB))
+def test_equation_records_bind_and_get_a_verdict(record: dict[str, object]) -> None:
+    """Every drawn equation record binds, keeps its kind and operands, and gets a verdict (never an exception)."""
+    from adapters.records import bind_equation_record
+    from verifier import check_equation
+    from verifier.reasons import REFUSAL_REASONS
+
+    equation, symbols = bind_equation_record(record)
+    assert equation.operation_kind == record["operation_kind"]
+    assert set(equation.dependencies) == set(symbols) == {s["symbol_id"] for s in record["symbols"]}  # type: ignore[index,union-attr]
+    verdict = check_equation(equation, symbols, FUZZ_VOCAB)
+    assert (verdict.proof is None) != (verdict.refusal is None)
+    if verdict.refusal is not None:
+        assert verdict.refusal.reason in REFUSAL_REASONS
+
+
+@given(st.data())
+def test_equation_records_draw_only_the_kinds_asked(data: st.DataObject) -> None:
+    """kinds= restricts the draw; units are vocabulary spellings or X_per_Y composites of them."""
+    kinds = data.draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=3, unique=True))
+    record = data.draw(equation_records(FUZZ_VOCAB, kinds))
+    assert record["operation_kind"] in kinds
+    for sym in record["symbols"]:  # type: ignore[union-attr]
+        unit = sym["unit"]  # type: ignore[index]
+        if unit is not None:
+            FUZZ_VOCAB.resolve(unit)
+
+
+def test_equation_records_refuse_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="at least one kind"):
+        equation_records(kinds=())
+    with pytest.raises(ValueError, match="max_operands"):
+        equation_records(max_operands=0)

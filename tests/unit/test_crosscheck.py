@@ -17,27 +17,27 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 UPSTREAM_EQUATION_COUNTS = {
     "agree": 27,
-    "admits_incommensurable_currencies": 1,
-    "admits_offset_temperature_arithmetic": 2,
-    "admits_container_as_items": 1,
-    "merges_count_kinds": 1,
-    "admits_unscaled_degree": 1,
-    "admits_calendar_without_convention": 2,
-    "admits_product_of_quantities": 1,
-    "scalar_as_unit_bearing": 1,
-    "multiplicative_comparison_dimensionless": 2,
-    "refuses_lexicon_surface": 5,
-    "unknown_operation_kind": 1,
+    "theirs_admits_incommensurable_currencies": 1,
+    "theirs_admits_offset_temperature_arithmetic": 2,
+    "theirs_admits_container_as_items": 1,
+    "theirs_merges_count_kinds": 1,
+    "theirs_admits_unscaled_degree": 1,
+    "theirs_admits_calendar_without_convention": 2,
+    "ours_refuses_product_of_quantities": 1,
+    "theirs_scalar_as_unit_bearing": 1,
+    "theirs_multiplicative_comparison_dimensionless": 2,
+    "theirs_refuses_lexicon_surface": 5,
+    "theirs_unknown_operation_kind": 1,
 }
 UPSTREAM_ADAPTER_COUNTS = {
     "agree": 43,
-    "admits_offset_temperature_arithmetic": 1,
-    "scalar_as_unit_bearing": 4,
-    "multiplicative_comparison_dimensionless": 2,
-    "refuses_lexicon_surface": 2,
-    "wires_initial_state": 21,
-    "transfer_target_as_dependency": 13,
-    "crashes": 1,
+    "theirs_admits_offset_temperature_arithmetic": 1,
+    "theirs_scalar_as_unit_bearing": 4,
+    "theirs_multiplicative_comparison_dimensionless": 2,
+    "theirs_refuses_lexicon_surface": 2,
+    "theirs_wires_initial_state": 21,
+    "theirs_transfer_target_as_dependency": 13,
+    "theirs_crashes": 1,
     "only_ours": 16,
 }
 
@@ -65,11 +65,11 @@ def test_upstream_specific_pairs(upstream: Path) -> None:
     """Named upstream pairs land where the README says they should."""
     report = crosscheck_file(upstream / "hand_rolled" / "equation_verdicts.jsonl")
     by_id = {p.case_id: p for p in report.pairs}
-    assert by_id["eq-add-dollar-euro"].category == "admits_incommensurable_currencies"
-    assert by_id["eq-add-box-item"].category == "admits_container_as_items"
-    assert by_id["eq-add-month-day"].category == "admits_calendar_without_convention"
+    assert by_id["eq-add-dollar-euro"].category == "theirs_admits_incommensurable_currencies"
+    assert by_id["eq-add-box-item"].category == "theirs_admits_container_as_items"
+    assert by_id["eq-add-month-day"].category == "theirs_admits_calendar_without_convention"
     assert by_id["eq-multiply-dollar-scalar-as-dollar"].ours == "multiply: [money,dimensionless] -> money"
-    assert by_id["eq-apply-rate-mph-symbol"].category == "refuses_lexicon_surface"
+    assert by_id["eq-apply-rate-mph-symbol"].category == "theirs_refuses_lexicon_surface"
 
 
 def test_own_equation_fixture_counts() -> None:
@@ -77,16 +77,16 @@ def test_own_equation_fixture_counts() -> None:
     report = crosscheck_file(DATA / "crosscheck_equations.jsonl")
     by_id = {p.case_id: p.category for p in report.pairs}
     assert by_id == {
-        "own-add-pesos-yen": "admits_incommensurable_currencies",
+        "own-add-pesos-yen": "theirs_admits_incommensurable_currencies",
         "own-add-kelvin": "agree",
-        "own-sub-fahrenheit": "admits_offset_temperature_arithmetic",
-        "own-add-crate-dozen": "admits_container_as_items",
-        "own-add-children-geese": "merges_count_kinds",
-        "own-add-decade-day": "admits_calendar_without_convention",
+        "own-sub-fahrenheit": "theirs_admits_offset_temperature_arithmetic",
+        "own-add-crate-dozen": "theirs_admits_container_as_items",
+        "own-add-children-geese": "theirs_merges_count_kinds",
+        "own-add-decade-day": "theirs_admits_calendar_without_convention",
         "own-add-yard-mile": "agree",
-        "own-rate-kph-symbol": "refuses_lexicon_surface",
-        "own-multiply-scalar-cups": "scalar_as_unit_bearing",
-        "own-fraction-portion": "unknown_operation_kind",
+        "own-rate-kph-symbol": "theirs_refuses_lexicon_surface",
+        "own-multiply-scalar-cups": "theirs_scalar_as_unit_bearing",
+        "own-fraction-portion": "theirs_unknown_operation_kind",
         "own-add-same-grams": "agree",
     }
 
@@ -96,12 +96,12 @@ def test_own_adapter_fixture_counts() -> None:
     report = crosscheck_file(DATA / "crosscheck_adapter.jsonl")
     got = sorted((p.case_id, p.lhs_symbol_id, p.category) for p in report.pairs)
     assert got == [
-        ("own-double-feet", "op_000_result", "refuses_lexicon_surface"),
-        ("own-partition", "op_000_result", "crashes"),
-        ("own-transfer", "op_000_result", "transfer_target_as_dependency"),
+        ("own-double-feet", "op_000_result", "theirs_refuses_lexicon_surface"),
+        ("own-partition", "op_000_result", "theirs_crashes"),
+        ("own-transfer", "op_000_result", "theirs_transfer_target_as_dependency"),
         ("own-transfer", "op_000_target_result", "only_ours"),
         ("own-two-steps", "op_000_result", "agree"),
-        ("own-two-steps", "op_001_result", "wires_initial_state"),
+        ("own-two-steps", "op_001_result", "theirs_wires_initial_state"),
     ]
     assert report.unclassified == ()
 
@@ -127,7 +127,7 @@ def _single_graph(record: dict[str, object], lhs: str) -> BindingGraph:
 
 
 def test_broken_callable_admitting_length_plus_mass_is_caught() -> None:
-    """A reference that admits everything additive lands length + mass in admits_dimension_mismatch."""
+    """A reference that admits everything additive lands length + mass in theirs_admits_dimension_mismatch."""
     record = {
         "id": "x",
         "lhs_symbol_id": "r",
@@ -144,12 +144,12 @@ def test_broken_callable_admitting_length_plus_mass_is_caught() -> None:
         return f"{equation.operation_kind}: [length,mass] -> length"
 
     report = crosscheck(graph, lenient)
-    assert [p.category for p in report.pairs] == ["admits_dimension_mismatch"]
+    assert [p.category for p in report.pairs] == ["theirs_admits_dimension_mismatch"]
     assert report.pairs[0].ours == "unit_mismatch"
 
 
 def test_broken_callable_ignoring_conversion_factors_is_caught() -> None:
-    """A reference whose factors ignore the inch-to-foot conversion lands in ignores_conversion_factor."""
+    """A reference whose factors ignore the inch-to-foot conversion lands in theirs_ignores_conversion_factor."""
     record = {
         "id": "x",
         "lhs_symbol_id": "r",
@@ -168,20 +168,20 @@ def test_broken_callable_ignoring_conversion_factors_is_caught() -> None:
     def exact(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
         return detailed_outcome(check_equation(equation, symbols))
 
-    assert [p.category for p in crosscheck(graph, no_factors).pairs] == ["ignores_conversion_factor"]
+    assert [p.category for p in crosscheck(graph, no_factors).pairs] == ["theirs_ignores_conversion_factor"]
     assert [p.category for p in crosscheck(graph, exact).pairs] == ["agree"]
     assert crosscheck(graph, exact).pairs[0].ours.endswith("factors a=1, b=1/12")
 
 
 def test_crashing_callable_is_a_crashes_pair() -> None:
-    """An exception raised by the other side is recorded as a crashes pair, not raised."""
+    """An exception raised by the other side is recorded as a theirs_crashes pair, not raised."""
     graph = _single_graph(RECORDS[1], "total")
 
     def boom(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
         raise AttributeError("'PartitionChunk' object has no attribute 'delta'")
 
     (pair,) = crosscheck(graph, boom).pairs
-    assert pair.category == "crashes"
+    assert pair.category == "theirs_crashes"
     assert "AttributeError" in pair.theirs
 
 
@@ -202,7 +202,7 @@ def test_canonical_text_subject(upstream: Path) -> None:
         if json.loads(raw)["id"] == "probe-add-celsius"
     )
     report = crosscheck(line["hand_rolled_canonical"], case_id="probe-add-celsius")
-    assert [p.category for p in report.pairs] == ["admits_offset_temperature_arithmetic"]
+    assert [p.category for p in report.pairs] == ["theirs_admits_offset_temperature_arithmetic"]
 
 
 def test_report_data_shapes() -> None:
@@ -213,7 +213,7 @@ def test_report_data_shapes() -> None:
     assert set(report.rows()[0]) == {"case_id", "lhs_symbol_id", "ours", "theirs", "category", "detail"}
     data = json.loads(json.dumps(report.to_json()))
     assert data["counts"]["agree"] == 3
-    assert "admits_incommensurable_currencies" in report.table()
+    assert "theirs_admits_incommensurable_currencies" in report.table()
     assert repr(report).startswith("CrosscheckReport(11 pairs")
 
 

@@ -54,11 +54,11 @@ def test_crosscheck_html_groups_by_category() -> None:
     """Counts by category, and the examples of each disagreement."""
     pairs = [
         CrosscheckPair("c1", "r", "admitted", "admitted", "agree"),
-        CrosscheckPair("c2", "s", "refused", "admitted", "admits_dimension_mismatch", "length + mass"),
+        CrosscheckPair("c2", "s", "refused", "admitted", "theirs_admits_dimension_mismatch", "length + mass"),
     ]
     html = CrosscheckReport.from_pairs(pairs)._repr_html_()
-    assert "<td>admits_dimension_mismatch</td><td>1</td>" in html
-    assert "<caption>admits_dimension_mismatch</caption>" in html
+    assert "<td>theirs_admits_dimension_mismatch</td><td>1</td>" in html
+    assert "<caption>theirs_admits_dimension_mismatch</caption>" in html
     assert "<td>length + mass</td>" in html
 
 

@@ -1,0 +1,339 @@
+"""Differential fuzzing (``verifier.crosscheck.fuzz``) against deliberately broken references.
+
+Each planted bug is written here, on top of our own verdict, so that it differs from ours
+in exactly one way; the fuzzer must find that way within the ``ci`` profile's budget (200
+examples) and shrink it to the smallest equation that shows it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+
+from units import default_vocabulary
+from verifier.admissibility import ADDITIVE_KINDS, check_equation
+from verifier.cli import main
+from verifier.crosscheck import (
+    CATEGORIES,
+    CATEGORY_INFO,
+    FORMER_NAMES,
+    FUZZ_COUNT_NOUNS,
+    as_reference,
+    crosscheck_file,
+    detailed_outcome,
+    fuzz,
+    outcome,
+)
+from verifier.errors import BindingGraphError
+from verifier.model import BoundEquation, SymbolBinding
+
+BUDGET = 200
+"""The ci profile's max_examples (tests/conftest.py)."""
+
+VOCAB = default_vocabulary().with_count_nouns(FUZZ_COUNT_NOUNS)
+Symbols = Mapping[str, SymbolBinding]
+
+
+def _ours(eq: BoundEquation, symbols: Symbols) -> str:
+    return outcome(check_equation(eq, symbols, VOCAB))
+
+
+def admits_length_plus_mass(eq: BoundEquation, symbols: Symbols) -> str:
+    """Admits any additive equation whose operands differ in dimension."""
+    verdict = check_equation(eq, symbols, VOCAB)
+    if (
+        verdict.refusal is not None
+        and verdict.refusal.reason == "unit_mismatch"
+        and eq.operation_kind in ADDITIVE_KINDS
+    ):
+        return f"{eq.operation_kind}: [length,mass] -> length"
+    return outcome(verdict)
+
+
+def ignores_factors(eq: BoundEquation, symbols: Symbols) -> str:
+    """Reports every conversion factor as 1."""
+    verdict = check_equation(eq, symbols, VOCAB)
+    if verdict.proof is None:
+        return outcome(verdict)
+    return outcome(verdict) + "; factors " + ", ".join(f"{op.symbol_id}=1" for op in verdict.proof.operands)
+
+
+def merges_count_kinds(eq: BoundEquation, symbols: Symbols) -> str:
+    """Admits count kinds together (one count axis, as a six-vector algebra has)."""
+    verdict = check_equation(eq, symbols, VOCAB)
+    if verdict.refusal is not None and verdict.refusal.reason == "incommensurable_units":
+        units = [symbols[d].unit for d in eq.dependencies if d in symbols]
+        if units and all(u is not None and str(VOCAB.dimension(u)) == "count" for u in units):
+            return f"{eq.operation_kind}: [count,count] -> count"
+    return outcome(verdict)
+
+
+def raises_on_partitions(eq: BoundEquation, symbols: Symbols) -> str:
+    """Raises AttributeError on unit_partition, as upstream's adapter does."""
+    if eq.operation_kind == "unit_partition":
+        raise AttributeError("'PartitionChunk' object has no attribute 'delta'")
+    return _ours(eq, symbols)
+
+
+def agrees(eq: BoundEquation, symbols: Symbols) -> str:
+    return detailed_outcome(check_equation(eq, symbols, VOCAB))
+
+
+def _operands(report_minimal: object) -> list[tuple[str, object]]:
+    record = report_minimal.record  # type: ignore[attr-defined]
+    return [(s["symbol_id"], s["unit"]) for s in record["symbols"]]
+
+
+@pytest.mark.parametrize(
+    ("reference", "category", "operands", "also"),
+    [
+        (admits_length_plus_mass, "theirs_admits_dimension_mismatch", 2, set()),
+        (ignores_factors, "theirs_ignores_conversion_factor", 2, set()),
+        # one count axis also lets boxes meet items: the same bug, shown by its own category
+        (merges_count_kinds, "theirs_merges_count_kinds", 2, {"theirs_admits_container_as_items"}),
+        (raises_on_partitions, "theirs_crashes", 1, set()),
+    ],
+    ids=["length_plus_mass", "ignores_factors", "merges_count_kinds", "raises"],
+)
+def test_planted_bug_is_found_and_shrunk(reference: object, category: str, operands: int, also: set[str]) -> None:
+    """Within the ci budget the planted category is found, and its example is as small as it can be."""
+    report = fuzz(reference, max_examples=BUDGET, seed=0)  # type: ignore[arg-type]
+    found = {k for k, v in report.counts.items() if v and k != "agree"}
+    assert category in found
+    assert found <= {category} | also
+    minimal = report.minimal[category]
+    assert minimal.shrunk
+    assert len(minimal.record["symbols"]) == operands  # type: ignore[arg-type]
+    assert minimal.category == category
+    assert report.seed == 0
+
+
+def test_minimal_examples_are_the_smallest_spellings() -> None:
+    """Shrinking reaches the first dimensions and shortest spellings: m + T, m + cm, partition of m."""
+    mass = fuzz(admits_length_plus_mass, max_examples=BUDGET, seed=0).minimal["theirs_admits_dimension_mismatch"]
+    assert mass.equation in ("r = a + b", "r = a - b")
+    assert sorted(u for _, u in _operands(mass)) == ["T", "m"]  # type: ignore[type-var]
+    assert mass.ours == "unit_mismatch"
+    factors = fuzz(ignores_factors, max_examples=BUDGET, seed=0).minimal["theirs_ignores_conversion_factor"]
+    assert len(_operands(factors)) == 2
+    theirs = dict(item.split("=") for item in factors.theirs.partition("; factors ")[2].split(", "))
+    ours = dict(item.split("=") for item in factors.ours.partition("; factors ")[2].split(", "))
+    assert set(theirs.values()) == {"1"}
+    assert set(ours) == set(theirs)
+    assert ours != theirs
+    crash = fuzz(raises_on_partitions, max_examples=BUDGET, seed=0).minimal["theirs_crashes"]
+    assert crash.record["operation_kind"] == "unit_partition"
+    assert _operands(crash) == [("a", "m")]
+    assert crash.theirs.startswith("crash: AttributeError:")
+
+
+def test_merged_count_kinds_example_holds_two_kinds() -> None:
+    """The merge's minimal example holds two count units that are not one kind."""
+    minimal = fuzz(merges_count_kinds, max_examples=BUDGET, seed=0).minimal["theirs_merges_count_kinds"]
+    first, second = (u for _, u in _operands(minimal))
+    assert minimal.ours == "incommensurable_units"
+    assert VOCAB.resolve(first).kind != VOCAB.resolve(second).kind
+    assert str(VOCAB.dimension(first)) == str(VOCAB.dimension(second)) == "count"
+
+
+def test_agreeing_reference_finds_only_agree() -> None:
+    """A reference that is ours finds nothing else, and no minimal example."""
+    report = fuzz(agrees, max_examples=BUDGET, seed=3)
+    assert {k for k, v in report.counts.items() if v} == {"agree"}
+    assert report.minimal == {}
+    assert report.counts["agree"] == len(report.pairs) > BUDGET // 2
+
+
+def test_same_seed_same_report_and_other_seed_differs() -> None:
+    """A seed replays byte for byte; another seed draws other equations."""
+    one = json.dumps(fuzz(merges_count_kinds, max_examples=100, seed=5).to_json(), sort_keys=True)
+    two = json.dumps(fuzz(merges_count_kinds, max_examples=100, seed=5).to_json(), sort_keys=True)
+    other = json.dumps(fuzz(merges_count_kinds, max_examples=100, seed=6).to_json(), sort_keys=True)
+    assert one == two
+    assert one != other
+
+
+def test_minimal_example_replays_from_a_file(tmp_path: Path) -> None:
+    """The replay line is an equation-verdict record that crosscheck_file puts in the same category.
+
+    Both from its recorded verdict and against the live callable; declared nouns travel in its vocab.
+    """
+    report = fuzz(merges_count_kinds, max_examples=BUDGET, seed=0)
+    lines = [json.dumps(dict(m.record)) for m in report.minimal.values()]
+    path = tmp_path / "replay.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    recorded = crosscheck_file(path)
+    live = crosscheck_file(path, against=merges_count_kinds)
+    assert [p.category for p in recorded.pairs] == list(report.minimal)
+    assert [p.category for p in live.pairs] == list(report.minimal)
+
+
+def test_declared_noun_travels_with_its_example(tmp_path: Path) -> None:
+    """A category shown with a declared noun carries the declaration, so the replay resolves it."""
+
+    def refuses_oranges(eq: BoundEquation, symbols: Symbols) -> str:
+        if any(symbols[d].unit == "oranges" for d in eq.dependencies if d in symbols):
+            return "unknown_unit"
+        return _ours(eq, symbols)
+
+    report = fuzz(refuses_oranges, max_examples=BUDGET, seed=0)
+    minimal = report.minimal["theirs_refuses_declared_count_noun"]
+    assert minimal.record["vocab"] == {"count_nouns": {"oranges": "orange"}}
+    path = tmp_path / "replay.jsonl"
+    path.write_text(json.dumps(dict(minimal.record)) + "\n")
+    assert [p.category for p in crosscheck_file(path).pairs] == ["theirs_refuses_declared_count_noun"]
+
+
+def test_unclassified_pairs_are_counted_and_printed_in_full() -> None:
+    """A disagreement no category fits is unclassified, counted, and every one is printed."""
+
+    def odd_proofs(eq: BoundEquation, symbols: Symbols) -> str:
+        text = _ours(eq, symbols)
+        return text.replace("->", "-> weird ->") if eq.operation_kind == "add" and "->" in text else text
+
+    report = fuzz(odd_proofs, max_examples=100, seed=1)
+    assert report.counts["unclassified"] == len(report.unclassified) > 0
+    table = report.table()
+    for pair in report.unclassified:
+        assert f"{pair.case_id} r: ours {pair.ours!r}" in table
+
+
+def test_kinds_restrict_the_draw() -> None:
+    """kinds= fuzzes only those operation kinds (an unknown kind too)."""
+    report = fuzz(agrees, max_examples=50, seed=0, kinds=["divide"])
+    assert all(p.ours.startswith("divide") or ":" not in p.ours for p in report.pairs)
+    unknown = fuzz(agrees, max_examples=20, seed=0, kinds=["teleport"])
+    assert {p.ours for p in unknown.pairs} == {"unknown_operation"}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"max_examples": 0}, "max_examples"),
+        ({"max_examples": True}, "max_examples"),
+        ({"max_examples": 10**7}, "max_examples"),
+        ({"seed": -1}, "seed"),
+        ({"seed": "1"}, "seed"),
+        ({"kinds": []}, "kinds"),
+        ({"kinds": [""]}, "kinds"),
+        ({"vocab": "default"}, "vocab"),
+    ],
+)
+def test_bad_arguments_are_typed_refusals(kwargs: dict[str, object], field: str) -> None:
+    with pytest.raises(BindingGraphError) as info:
+        fuzz(agrees, **kwargs)  # type: ignore[arg-type]
+    assert info.value.reason == "malformed_input"
+    assert info.value.path == field
+
+
+def test_not_callable_is_refused() -> None:
+    with pytest.raises(BindingGraphError, match="must be callable"):
+        fuzz("check_admissibility")  # type: ignore[arg-type]
+
+
+class _AdmissibilityError(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"{reason}: refused")
+        self.reason = reason
+
+
+class _Proof:
+    def to_canonical_string(self) -> str:
+        return "add: [length,length] -> length"
+
+
+@pytest.mark.parametrize(
+    ("reference", "expected"),
+    [
+        (lambda eq, symbols: "unit_mismatch", "unit_mismatch"),
+        (lambda eq, *, symbols: "keyword " + ",".join(sorted(symbols)), "keyword a,b"),
+        (lambda eq, symbols: _Proof(), "add: [length,length] -> length"),
+        (lambda eq, symbols: (_ for _ in ()).throw(_AdmissibilityError("unit_mismatch")), "unit_mismatch"),
+        (lambda eq, symbols: 1 / 0, "crash: ZeroDivisionError: division by zero"),
+        (lambda eq, symbols: 42, "crash: returned int"),
+        (lambda eq, symbols: None, "crash: returned NoneType"),
+    ],
+    ids=["string", "keyword_symbols", "proof_object", "typed_refusal", "raises", "int", "none"],
+)
+def test_as_reference_reads_every_shape(reference: object, expected: str) -> None:
+    """Strings and proof objects are outcomes, a raised .reason a refusal, anything else a crash."""
+    from adapters.records import bind_equation_record
+
+    eq, symbols = bind_equation_record(
+        {
+            "id": "x",
+            "lhs_symbol_id": "r",
+            "operation_kind": "add",
+            "symbols": [
+                {"symbol_id": "a", "semantic_role": "quantity", "unit": "m"},
+                {"symbol_id": "b", "semantic_role": "quantity", "unit": "cm"},
+            ],
+        }
+    )
+    assert as_reference(reference)(eq, symbols) == expected  # type: ignore[arg-type]
+
+
+def test_every_category_names_its_side() -> None:
+    """A category that blames a side starts with it; every former name maps onto a current one."""
+    assert set(CATEGORY_INFO) == set(CATEGORIES)
+    for name, info in CATEGORY_INFO.items():
+        assert info.wrong in ("theirs", "ours", "neither", "unknown")
+        if info.wrong in ("theirs", "ours"):
+            assert name.startswith(f"{info.wrong}_"), name
+        assert info.spec.startswith("SPEC §"), name
+    assert set(FORMER_NAMES.values()) <= set(CATEGORIES)
+    assert not set(FORMER_NAMES) & set(CATEGORIES)
+
+
+def _cli(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(argv, out=out), out.getvalue()
+
+
+def test_cli_fuzzes_a_callable_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--against MODULE:FUNCTION imports the callable; the table shows the bug-report text."""
+    (tmp_path / "planted_refs.py").write_text(
+        "from verifier.admissibility import ADDITIVE_KINDS, check_equation\n"
+        "from verifier.crosscheck import outcome\n"
+        "def check(eq, *, symbols):\n"
+        "    v = check_equation(eq, symbols)\n"
+        "    if v.refusal is not None and v.refusal.reason == 'unit_mismatch' and eq.operation_kind in ADDITIVE_KINDS:\n"
+        "        return eq.operation_kind + ': [length,mass] -> length'\n"
+        "    return outcome(v)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, text = _cli(["crosscheck", "--against", "planted_refs:check", "--fuzz", "120", "--seed", "2"])
+    assert code == 0
+    assert "theirs_admits_dimension_mismatch" in text
+    assert "seed 2" in text
+    assert "rule:     add, subtract, transfer and compare_additive are admitted" in text
+    assert "(SPEC §4 Admissibility)" in text
+    assert "replay:   {" in text
+    code, raw = _cli(["crosscheck", "--against", "planted_refs:check", "--fuzz", "120", "--seed", "2", "--json"])
+    data = json.loads(raw)
+    assert code == 0
+    assert data["seed"] == 2
+    # the module judges with the default vocabulary, so the fuzzer's declared nouns show too
+    assert set(data["minimal"]) == {"theirs_admits_dimension_mismatch", "theirs_refuses_declared_count_noun"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["crosscheck"], "give FILE, or --against"),
+        (["crosscheck", "--fuzz", "10"], "--fuzz needs --against"),
+        (["crosscheck", "--against", "nocolon"], "MODULE:FUNCTION"),
+        (["crosscheck", "--against", "no_such_module_xyz:f"], "cannot import 'no_such_module_xyz'"),
+        (["crosscheck", "--against", "json:no_such_name"], "has no attribute 'no_such_name'"),
+        (["crosscheck", "--against", "json.decoder:JSONDecodeError.__doc__"], "not a callable"),
+        (["crosscheck", "--against", "json:loads", "--fuzz", "0"], "max_examples must be an int"),
+    ],
+)
+def test_cli_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = _cli(argv)
+    assert code == 2
+    assert message in capsys.readouterr().err
