@@ -1,18 +1,23 @@
 """Cross-check another implementation's equation verdicts against ours, pair by pair (SPEC §7).
 
 Each pair is aligned by ``lhs_symbol_id`` and falls into one category of the
-closed set :data:`CATEGORIES`; each category says who is right and why.  A pair
-that fits none is ``unclassified`` — a signal to study it, never to hide it.
+closed set :data:`CATEGORY_INFO`; a category names the side at fault in its prefix
+(``theirs_``, ``ours_``; none when neither is) and carries the rule that decides it
+with its source.  A pair that fits none is ``unclassified`` — a signal to study it,
+never to hide it.
 
 Inputs: a canonical text (its equations re-checked by us, compared with what it
 records), a :class:`~verifier.BindingGraph` with the other side's outcomes, or
-any callable ``(equation, symbols) -> proof string | refusal reason``.  A proof
-string may carry exact factors after ``"; factors "`` (``"add: [length,length] ->
-length; factors a=1, b=1/12"``, see :meth:`UnitProof`-based :func:`detailed_outcome`),
-so an implementation that ignores conversion factors is caught.
+any callable ``(equation, symbols) -> proof string | refusal reason`` (see
+:func:`as_reference`).  A proof string may carry exact factors after
+``"; factors "`` (``"add: [length,length] -> length; factors a=1, b=1/12"``, see
+:func:`detailed_outcome`), so an implementation that ignores conversion factors is
+caught.  :func:`fuzz` draws equations for a live callable and keeps the smallest
+example of each disagreement (:class:`MinimalExample`).
 
 This module sits on top of the verifier: :func:`crosscheck_file` reads the
-upstream corpus layouts through ``adapters`` (imported inside the function).
+upstream corpus layouts through ``adapters``, and :func:`fuzz` draws with
+hypothesis (both imported inside the functions).
 """
 
 from __future__ import annotations
@@ -376,7 +381,7 @@ class MinimalExample:
             f"operands: {operands or '(none)'}",
             f"ours:     {self.ours}",
             f"theirs:   {self.theirs}",
-            f"rule:     {info.rule} ({info.spec})",
+            *([f"rule:     {info.rule} ({info.spec})"] if info.rule != "-" else []),
             f"replay:   {json.dumps(dict(self.record), sort_keys=True, ensure_ascii=False)}",
             *([] if self.shrunk else ["(not shrunk: the first example found)"]),
         ]

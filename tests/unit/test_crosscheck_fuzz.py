@@ -337,3 +337,19 @@ def test_cli_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureF
     code, _ = _cli(argv)
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_readme_worked_run_is_true(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's worked fuzz run prints, category for category, the table the README shows."""
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    command = "$ bgverify crosscheck --against examples.naive_admissibility:check --kind add --fuzz 2000\n"
+    block = readme.split(command, 1)[1].split("\n\n", 1)[0]
+    monkeypatch.chdir(root)
+    monkeypatch.syspath_prepend(str(root))
+    code, text = _cli(command.split()[2:])
+    assert code == 0
+    assert text.split("\n\n", 1)[0] == block
+    shown = readme.split(command, 1)[1].split("\n\n", 2)[1]
+    printed = text.split("\n\n", 2)[1]
+    assert shown.splitlines()[:6] == printed.splitlines()[:6]  # then the README shortens the replay line
