@@ -694,46 +694,78 @@ class _Binder:
         self.set_state(op.actor, state[1], result)
 
     def comparison(self, op: Operation, operand: Comparison, *, result: str, label: str, where: str) -> None:
+        """A comparison is an equation between the actor's and the reference's holdings of one kind.
+
+        * Only the reference's holding is known: the actor's is declared by the comparison
+          (``result := ref ± delta`` or ``factor * ref``), as before.
+        * The actor's is known: the comparison's value ``op_NNN_compared`` is tied to it by
+          ``op_NNN_gap := actor - compared`` with the fact ``op_NNN_gap = 0`` (no state is
+          overwritten).  When the reference's holding is unknown too, it gets an initial state
+          with no fact, ``q_<ref>_<unit>_t0``, and ``verify``'s exact linear solve finds it
+          (with its certificate and the domain checks of every value); when both are known
+          it is a consistency check (``inconsistent`` when it fails).
+        * Neither is known: ``underdetermined``.
+        """
         ref = operand.reference_actor
+        actor = op.actor
+        if op.kind == "compare_additive":
+            if operand.delta is None:  # checked by graph_from_dict; kept for hand-built graphs
+                raise MathGraphError("malformed_input", "compare_additive takes a delta", where)
+            unit = operand.delta.unit
+            reference, own = self.current(ref, unit), self.current(actor, unit)
+        else:
+            if operand.factor is None:
+                raise MathGraphError("malformed_input", "compare_multiplicative takes a factor", where)
+            reference = self.held_one(ref, where)
+            own = self.held_one(actor, where) if reference is None else self.current(actor, reference[1])
+            unit = (reference or own or ("", ""))[1]
+        if reference is None and own is None:
+            raise MathGraphError(
+                "underdetermined",
+                f"neither {actor} nor {ref} holds a {unit or 'quantity'} to compare at this point: the comparison"
+                " fixes neither",
+                where,
+            )
+        if reference is None:
+            assert own is not None
+            sid = f"q_{self.slugs[ref]}_{slug(own[1])}_t0"
+            if any(sym.symbol_id == sid for sym in self.symbols):
+                raise MathGraphError("malformed_input", f"the id {sid} of {ref}'s solved holding collides", where)
+            self.add_symbol(sid, f"{ref}.{own[1]}@t0 (solved from op{self.operation_index})", "quantity", ref, own[1])
+            self.set_state(ref, own[1], sid)
+            reference = (sid, own[1])
         if op.kind == "compare_additive":
             assert operand.delta is not None
-            state = self.current(ref, operand.delta.unit)
-            if state is None:
-                raise MathGraphError(
-                    "state_unset", f"{ref} holds no {operand.delta.unit}-kind quantity to compare with", where
-                )
-            if self.current(op.actor, operand.delta.unit) is not None:
-                raise MathGraphError(
-                    "redeclared_state", f"{op.actor} already holds a {operand.delta.unit}-kind quantity", where
-                )
             sign = 1 if operand.direction == "more" else -1
-            self.add_symbol(result, label, "quantity", op.actor, state[1])
-            self.add_equation(
-                result,
-                symbol(state[0]) + sign * rational(operand.delta.value),
-                op.kind,
-                label,
-                {state[0]: "reference"},
-                literal_unit=operand.delta.unit,
-            )
-            self.set_state(op.actor, state[1], result)
+            value = symbol(reference[0]) + sign * rational(operand.delta.value)
+            literal: str | None = unit
+        else:
+            assert operand.factor is not None
+            value, literal = rational(operand.factor) * symbol(reference[0]), None
+        if own is None:
+            self.add_symbol(result, label, "quantity", actor, reference[1])
+            self.add_equation(result, value, op.kind, label, {reference[0]: "reference"}, literal_unit=literal)
+            self.set_state(actor, reference[1], result)
             return
-        assert operand.factor is not None
-        held = [(kind, value) for (entity, kind), value in self.state.items() if entity == ref]
-        if not held:
-            raise MathGraphError("state_unset", f"{ref} holds nothing to compare with", where)
+        compared, gap = f"op_{self.operation_index:03d}_compared", f"op_{self.operation_index:03d}_gap"
+        self.add_symbol(compared, f"{label}.compared", "quantity", None, own[1])
+        self.add_equation(compared, value, op.kind, label, {reference[0]: "reference"}, literal_unit=literal)
+        self.add_symbol(gap, f"{label}.gap", "difference", None, own[1])
+        self.add_fact(gap, Fraction(0), own[1], f"{label}.gap")
+        self.add_equation(
+            gap, symbol(own[0]) - symbol(compared), "subtract", f"{label}.gap", {own[0]: "state", compared: "operand"}
+        )
+
+    def held_one(self, entity: str, where: str) -> tuple[str, str] | None:
+        """The one holding an entity has (``None``: none); several are ``ambiguous_reference``."""
+        held = [value for (owner, _), value in self.state.items() if owner == entity]
         if len(held) > 1:
             raise MathGraphError(
                 "ambiguous_reference",
-                f"{ref} holds several kinds ({', '.join(u for _, (_, u) in held)}); the comparison names none",
+                f"{entity} holds several kinds ({', '.join(u for _, u in held)}); the comparison names none",
                 where,
             )
-        kind, (sid, unit) = held[0]
-        if (op.actor, kind) in self.state:
-            raise MathGraphError("redeclared_state", f"{op.actor} already holds a {unit}-kind quantity", where)
-        self.add_symbol(result, label, "quantity", op.actor, unit)
-        self.add_equation(result, rational(operand.factor) * symbol(sid), op.kind, label, {sid: "reference"})
-        self.state[(op.actor, kind)] = (result, unit)
+        return held[0] if held else None
 
     def finish(self) -> BindingGraph:
         symbols_map = {s.symbol_id: s for s in self.symbols}

@@ -812,7 +812,7 @@ BINDING_REFUSALS = [
     ("state_unset", [], [op("Sam", "divide", qty(2, "apples"))]),
     ("state_unset", [("Sam", 4, "apples")], [op("Sam", "apply_rate", RATE)]),
     (
-        "state_unset",
+        "underdetermined",  # neither holding is known: the comparison fixes neither
         [],
         [
             op(
@@ -823,7 +823,7 @@ BINDING_REFUSALS = [
         ],
     ),
     (
-        "state_unset",
+        "underdetermined",  # neither holding is known: the comparison fixes neither
         [],
         [
             op(
@@ -837,28 +837,6 @@ BINDING_REFUSALS = [
         "state_unset",
         [],
         [op("Sam", "unit_partition", {"value": 2, "unit": "feet", "result_unit": "sections"})],
-    ),
-    (
-        "redeclared_state",
-        [("Sam", 3, "apples"), ("Kim", 1, "apples")],
-        [
-            op(
-                "Kim",
-                "compare_additive",
-                {"reference_actor": "Sam", "direction": "more", "delta": qty(2, "apples")},
-            )
-        ],
-    ),
-    (
-        "redeclared_state",
-        [("Sam", 3, "apples"), ("Kim", 1, "apples")],
-        [
-            op(
-                "Kim",
-                "compare_multiplicative",
-                {"reference_actor": "Sam", "direction": "times", "factor": 2},
-            )
-        ],
     ),
     ("redeclared_state", [("Sam", 3, "feet"), ("Sam", 9, "inches")], []),
     (
@@ -886,6 +864,33 @@ BINDING_REFUSALS = [
         ],
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    "comparison",
+    [
+        {
+            "kind": "compare_additive",
+            "operand": {"reference_actor": "Sam", "direction": "more", "delta": qty(2, "apples")},
+        },
+        {"kind": "compare_multiplicative", "operand": {"reference_actor": "Sam", "direction": "times", "factor": 2}},
+    ],
+)
+def test_a_comparison_of_two_known_holdings_is_checked_not_overwritten(
+    nouns: UnitVocabulary, comparison: dict[str, object]
+) -> None:
+    """Sam 3: 'Kim has 2 more than (twice) Sam' is an equation, checked against Kim's own holding.
+
+    Kim 1 fails it (inconsistent, nothing is redeclared); Kim 5 (6) satisfies it and is answered.
+    """
+    ops = [op("Kim", str(comparison["kind"]), comparison["operand"])]  # type: ignore[arg-type]
+    _, report = run(graph([("Sam", 3, "apples"), ("Kim", 1, "apples")], ops, ("Kim", "apples")), nouns)
+    assert refused(report).reason == "inconsistent"
+    holds = 5 if comparison["kind"] == "compare_additive" else 6
+    _, report = run(graph([("Sam", 3, "apples"), ("Kim", holds, "apples")], ops, ("Kim", "apples")), nouns)
+    answer = only_answer(report)
+    assert isinstance(answer, Answer)
+    assert answer.value == holds
 
 
 @pytest.mark.parametrize(("reason", "initial", "ops"), BINDING_REFUSALS)
