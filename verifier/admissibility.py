@@ -634,10 +634,7 @@ def _multiply(
     if len(states) > 1:
         bearing = [op for op in states if op.dimension != DIMENSIONLESS]
         if len(bearing) > 1:
-            names = ", ".join(f"{op.symbol_id} ({op.dimension})" for op in bearing)
-            raise _Refuse(
-                "unit_mismatch", f"multiply scales one state by dimensionless scalars; found unit-bearing {names}"
-            )
+            return _product(eq, deps, bearing, lhs_ref)
         states = bearing or states[:1]
     if not states:
         raise _Refuse("operand_arity", "multiply needs one state to scale (all operands are scalars)")
@@ -655,6 +652,53 @@ def _multiply(
             _same_kind(state, op)  # the label names the state scaled (SPEC §5)
         parts.append((op, "scalar", DIMENSIONLESS, factor))
     return _proof(eq, parts, state.ref, state.dimension, lhs_ref)
+
+
+def _product(eq: BoundEquation, deps: list[_Operand], bearing: list[_Operand], lhs_ref: UnitRef | None) -> UnitProof:
+    """A product of unit-bearing quantities (12 ft x 10 ft), admitted into the unit the lhs declares.
+
+    The lhs must declare a unit whose registry dimensionality is the product's (square
+    yards for feet times feet); the exact factor from the product of the operands' units
+    to it (``1/9`` there, so 12 ft x 10 ft = 40/3 sq yd) is carried by the first
+    unit-bearing operand.  No lhs unit, or one of another dimension, is ``unit_mismatch``;
+    offset temperatures take no products.  Other operands are dimensionless scalars.
+    """
+    names = ", ".join(f"{op.symbol_id} ({op.dimension})" for op in bearing)
+    if lhs_ref is None or lhs_ref is _PURE:
+        raise _Refuse(
+            "unit_mismatch",
+            f"a product of unit-bearing {names} needs an lhs that declares its unit; {eq.lhs_symbol_id} declares none"
+            " (multiply otherwise scales one state by dimensionless scalars)",
+        )
+    _no_offset(*bearing)
+    powers: dict[str, int] = {}
+    dimension = DIMENSIONLESS
+    scale = _ONE
+    for op in bearing:
+        assert op.ref is not None  # a unit-bearing operand has a resolved unit
+        for base, power in op.ref.kind:
+            powers[base] = powers.get(base, 0) + power
+        dimension = dimension * op.dimension
+        scale *= op.ref.scale
+    kind = tuple(sorted((base, power) for base, power in powers.items() if power))
+    if kind != lhs_ref.kind:
+        raise _Refuse(
+            "unit_mismatch",
+            f"{eq.lhs_symbol_id} declares {lhs_ref.lemma} ({lhs_ref.dimension}), not the product of {names}",
+        )
+    _no_offset(_Operand(eq.lhs_symbol_id, None, lhs_ref))
+    first = bearing[0]
+    parts = []
+    for op in deps:
+        if any(op is b for b in bearing):
+            parts.append((op, "factor", op.dimension, scale / lhs_ref.scale if op is first else _ONE))
+        elif op.ref is not None and op.ref.kind != ():
+            raise _Refuse(
+                "unit_mismatch", f"scalar {op.symbol_id} is labelled {op.ref.lemma} beside a product of {names}"
+            )
+        else:  # a pure number, or a dimensionless unit such as percent (50 % scales by 1/2)
+            parts.append((op, "scalar", DIMENSIONLESS, op.ref.scale if op.ref is not None else _ONE))
+    return _proof(eq, parts, lhs_ref, dimension, lhs_ref)
 
 
 def _divide(

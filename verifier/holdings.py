@@ -236,8 +236,8 @@ class _Replay:
             read = self.h.holding_of.get(dep)
             if role != "state" or read is None or read.entity != entity or read == holding:
                 continue
-            if eq.operation_kind == "divide" and holding is not None:
-                continue  # a quotient (miles over hours): a new quantity derived from the dividend, which stays
+            if eq.operation_kind in ("divide", "multiply") and holding is not None:
+                continue  # a quotient (miles over hours) or a product (feet by feet): a new quantity; the operands stay
             self.refuse(
                 position,
                 eq,
