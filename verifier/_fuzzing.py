@@ -144,6 +144,7 @@ def run(
         judged = judge(best)
         drawn = best["symbols"]
         units = {s.get("unit") for s in drawn if isinstance(s, dict)} if isinstance(drawn, list) else set()
+        units |= {part for unit in units if isinstance(unit, str) for part in unit.split("_per_")}
         minimal[category] = MinimalExample.of(
             {**best, "id": f"minimal-{category}"},
             judged.ours,
@@ -152,5 +153,6 @@ def run(
             category,
             shrunk=shrunk,
             declared={surface: lemma for surface, lemma in vocab.count_nouns if surface in units},
+            conventions=dict(vocab.conventions),
         )
     return CrosscheckReport.from_pairs(pairs, minimal=minimal, seed=seed)

@@ -10,6 +10,7 @@ A bad file or record gives one clear message, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -227,8 +228,21 @@ def _parser() -> argparse.ArgumentParser:
         "--kind", action="append", metavar="KIND", help="fuzz only this operation kind (repeatable; default all ten)"
     )
     cross.add_argument("--json", action="store_true", help="print the report as JSON")
-    cross.add_argument("--examples", type=int, default=2, metavar="N", help="examples shown per category (default 2)")
+    cross.add_argument(
+        "--examples", type=_count, default=2, metavar="N", help="examples shown per category (default 2)"
+    )
     return parser
+
+
+def _count(text: str) -> int:
+    """A whole number 0 or more (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, found {value}")
+    return value
 
 
 def _records(path: Path) -> Iterator[tuple[str, object]]:
@@ -366,13 +380,19 @@ def _reference(spec: str) -> Callable[..., object]:
     if "" not in sys.path and str(Path.cwd()) not in sys.path:
         sys.path.insert(0, str(Path.cwd()))
     try:
-        target: object = importlib.import_module(module_name)
-    except Exception as exc:  # the user's module may fail in any way; report it, do not crash
+        with contextlib.redirect_stdout(sys.stderr):  # what the module prints must not mix with our output
+            target: object = importlib.import_module(module_name)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the user's module may fail in any way (sys.exit too): report it, do not crash
         raise _Usage(f"--against: cannot import {module_name!r}: {type(exc).__name__}: {exc}") from None
     for part in attribute.split("."):
-        if not hasattr(target, part):
-            raise _Usage(f"--against: {module_name!r} has no attribute {attribute!r}")
-        target = getattr(target, part)
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise _Usage(f"--against: {module_name!r} has no attribute {attribute!r}") from None
+        except Exception as exc:  # a lazy module attribute may fail in any way
+            raise _Usage(f"--against: looking up {attribute!r} raised {type(exc).__name__}: {exc}") from None
     if not callable(target):
         raise _Usage(f"--against: {spec} is a {type(target).__name__}, not a callable")
     return target
@@ -399,7 +419,8 @@ def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
     if not path.read_text(encoding="utf-8", errors="replace").strip():
         raise _Usage(f"{path}: the file is empty")
     try:
-        report = crosscheck_file(path, against=against)
+        with contextlib.redirect_stdout(sys.stderr):
+            report = crosscheck_file(path, against=against)
     except MathGraphError as exc:
         raise _Usage(f"{exc}") from None
     if args.json:
@@ -414,7 +435,10 @@ def _fuzz(against: Callable[..., object], args: argparse.Namespace, out: TextIO)
     from verifier.errors import BindingGraphError
 
     try:
-        report = fuzz(against, max_examples=1000 if args.fuzz is None else args.fuzz, kinds=args.kind, seed=args.seed)
+        with contextlib.redirect_stdout(sys.stderr):  # what the reference prints must not mix with the report
+            report = fuzz(
+                against, max_examples=1000 if args.fuzz is None else args.fuzz, kinds=args.kind, seed=args.seed
+            )
     except BindingGraphError as exc:
         raise _Usage(f"{exc}") from None
     except ImportError as exc:

@@ -27,12 +27,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final
 
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units._numbers import format_exact
 from units.errors import clip
-from verifier.admissibility import Verdict, check_equation
+from verifier.admissibility import ADDITIVE_KINDS, Verdict, check_equation
 from verifier.errors import BindingGraphError
 from verifier.model import BindingGraph, BoundEquation, SymbolBinding
 from verifier.roles import roles_of
@@ -132,6 +133,14 @@ CATEGORY_INFO: Final[Mapping[str, Category]] = {
             "SPEC §4 Admissibility",
         ),
         _category(
+            "theirs_admits_wrong_dimension",
+            "theirs",
+            "theirs admits an operand of a dimension the kind does not take (a fraction_portion of a length)",
+            "each kind's row says what its operands are (fraction_portion: a count; unit_partition: a state over"
+            " a chunk of its kind)",
+            "SPEC §4 Admissibility",
+        ),
+        _category(
             "theirs_admits_unbound_unit",
             "theirs",
             "theirs admits an equation with an operand that carries no unit",
@@ -153,11 +162,12 @@ CATEGORY_INFO: Final[Mapping[str, Category]] = {
             "SPEC §4 Admissibility; ADR-0134",
         ),
         _category(
-            "ours_refuses_product_of_quantities",
-            "ours",
-            "ours refuses a product of two unit-bearing quantities that theirs admits: a limitation of ours,"
-            " not a fault of theirs (a product is dimensionally sound when the lhs declares its unit)",
-            "multiply: a unit-bearing state times dimensionless scalars",
+            "product_without_declared_unit",
+            "neither",
+            "theirs admits a product of unit-bearing quantities into the unit it infers; ours admits a product only"
+            " into a unit the lhs declares, and this equation declares none",
+            "multiply: a product of unit-bearing quantities into the unit the lhs declares (12 ft x 10 ft into"
+            " square yards = 40/3), else a state times dimensionless scalars",
             "SPEC §4 Admissibility",
         ),
         _category(
@@ -182,7 +192,7 @@ CATEGORY_INFO: Final[Mapping[str, Category]] = {
             "SPEC §3 Registry",
         ),
         _category(
-            "theirs_refuses_declared_count_noun",
+            "count_noun_undeclared_to_theirs",
             "neither",
             "theirs refuses a count noun our vocabulary declares for this run; theirs takes no declarations,"
             " so this is a difference of configuration",
@@ -272,7 +282,7 @@ FORMER_NAMES: Final[Mapping[str, str]] = {
     "admits_dimension_mismatch": "theirs_admits_dimension_mismatch",
     "admits_rate_kind_mismatch": "theirs_admits_rate_kind_mismatch",
     "admits_malformed_rate": "theirs_admits_malformed_rate",
-    "admits_product_of_quantities": "ours_refuses_product_of_quantities",
+    "admits_product_of_quantities": "product_without_declared_unit",
     "scalar_as_unit_bearing": "theirs_scalar_as_unit_bearing",
     "multiplicative_comparison_dimensionless": "theirs_multiplicative_comparison_dimensionless",
     "refuses_lexicon_surface": "theirs_refuses_lexicon_surface",
@@ -343,17 +353,24 @@ class MinimalExample:
         *,
         shrunk: bool,
         declared: Mapping[str, str] | None = None,
+        conventions: Mapping[str, str] | None = None,
     ) -> MinimalExample:
         """An example, with ``theirs`` written into the record as its ``hand_rolled`` verdict.
 
-        The count nouns it uses from ``declared`` (surface → lemma) go into its ``vocab``, so it replays alone.
+        The count nouns it uses from ``declared`` (surface → lemma) and the run's calendar
+        ``conventions`` go into its ``vocab``, so it replays alone.
         """
         head = theirs.partition("; factors ")[0]
         if ":" in head and "->" in head:
             verdict: dict[str, str] = {"status": "admitted", "unit_proof": theirs}
         else:
             verdict = {"status": "refused", "reason": theirs}
-        full = {**record, "hand_rolled": verdict, **({"vocab": {"count_nouns": dict(declared)}} if declared else {})}
+        spec: dict[str, object] = {}
+        if declared:
+            spec["count_nouns"] = dict(declared)
+        if conventions:
+            spec["conventions"] = dict(conventions)
+        full = {**record, "hand_rolled": verdict, **({"vocab": spec} if spec else {})}
         return cls(category=category, record=full, equation=equation, ours=ours, theirs=theirs, shrunk=shrunk)
 
     def to_json(self) -> dict[str, object]:
@@ -494,20 +511,30 @@ Reference = Callable[[BoundEquation, Mapping[str, SymbolBinding]], str]
 """Another implementation's admissibility: ``(equation, symbols) -> proof string | refusal reason``."""
 
 
+REFERENCE_OUTCOME_CHARS: Final[int] = 2000
+"""Longest outcome string kept from a reference; a longer one is cut (the report stays small)."""
+
+_RESERVED_OUTCOMES: Final[frozenset[str]] = frozenset({"", "<absent>"})
+
+
 def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapping[str, SymbolBinding]], str]:
     """Wrap another implementation's check so that it always returns an outcome string, never raises.
 
     ``theirs`` has the upstream ``check_admissibility`` shape: it is called as
-    ``theirs(equation, symbols)``, or ``theirs(equation, symbols=symbols)`` when its
-    second parameter is keyword-only (as upstream's is).  Its outcome is
+    ``theirs(equation, symbols)``, or ``theirs(equation, symbols=symbols)`` when
+    ``symbols`` is keyword-only (as upstream's is).  It gets a read-only copy of the
+    symbols, so nothing it does can change what ours judges.  Its outcome is
 
     * a returned ``str``: a proof string (``"add: [length,length] -> length"``, optionally
-      with ``"; factors a=1, b=1/12"``) or a refusal reason;
+      with ``"; factors a=1, b=1/12"``) or a refusal reason; newlines are escaped and it
+      is cut to :data:`REFERENCE_OUTCOME_CHARS`;
     * a returned object with ``to_canonical_string()`` (a proof object): that string;
-    * a raised exception with a non-empty ``str`` attribute ``reason`` (a typed refusal,
-      like upstream's ``AdmissibilityError``): that reason;
-    * any other exception, or any other return value: ``"crash: <type>: <message>"``,
-      which :func:`classify` puts in ``theirs_crashes``.
+    * a raised exception whose ``reason`` is a reason of the closed vocabulary
+      (:data:`verifier.REFUSAL_REASONS`, SPEC §6), like upstream's ``AdmissibilityError``:
+      that reason (a typed refusal);
+    * anything else, including any other exception (``SystemExit`` too; only
+      ``KeyboardInterrupt`` propagates), an empty string or another return value:
+      ``"crash: <type>: <message>"``, which :func:`classify` puts in ``theirs_crashes``.
 
     Raises:
         BindingGraphError: ``malformed_input`` when ``theirs`` is not callable.
@@ -519,33 +546,56 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
     keyword = _symbols_keyword_only(theirs)
 
     def call(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        copy = MappingProxyType(dict(symbols))
         try:
-            result = theirs(equation, symbols=symbols) if keyword else theirs(equation, symbols)
-        except Exception as exc:  # the other side's failure is data, never ours to raise
-            reason = getattr(exc, "reason", None)
-            if isinstance(reason, str) and reason.strip():
-                return reason
-            return f"crash: {type(exc).__name__}: {_first_line(exc)}"
-        if isinstance(result, str):
-            return result
-        render = getattr(result, "to_canonical_string", None)
-        if callable(render):
-            try:
-                text = render()
-            except Exception as exc:
-                return f"crash: {type(exc).__name__} in to_canonical_string: {_first_line(exc)}"
-            if isinstance(text, str):
-                return text
-        return f"crash: returned {type(result).__name__}"
+            result = theirs(equation, symbols=copy) if keyword else theirs(equation, copy)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # the other side's failure is data, never ours to raise
+            reason = _typed_reason(exc)
+            return reason if reason is not None else f"crash: {type(exc).__name__}: {_first_line(exc)}"
+        return _outcome_text(result)
 
     return call
+
+
+def _typed_reason(exc: BaseException) -> str | None:
+    """The refusal reason an exception carries, when it is one of the closed vocabulary."""
+    from verifier.reasons import REFUSAL_REASONS
+
+    try:
+        reason = getattr(exc, "reason", None)
+    except Exception:  # a reason property that raises is no typed refusal
+        return None
+    return reason if type(reason) is str and reason in REFUSAL_REASONS else None
+
+
+def _outcome_text(result: object) -> str:
+    """A reference's return value as one clipped line, or a crash description."""
+    if not isinstance(result, str):
+        try:
+            render = getattr(result, "to_canonical_string", None)
+            text = render() if callable(render) else None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # as in as_reference
+            return f"crash: {type(exc).__name__} in to_canonical_string: {_first_line(exc)}"
+        if not isinstance(text, str):
+            return f"crash: returned {type(result).__name__}"
+        result = text
+    plain = str.__str__(result).replace("\r", "\\r").replace("\n", "\\n")  # a str subclass becomes a str
+    if plain.strip() in _RESERVED_OUTCOMES:
+        return f"crash: returned {plain!r}, which is no outcome"
+    return plain if len(plain) <= REFERENCE_OUTCOME_CHARS else f"{plain[: REFERENCE_OUTCOME_CHARS - 3]}..."
 
 
 def _first_line(exc: BaseException, limit: int = 200) -> str:
     """An exception's message, first line only, cut to ``limit`` characters (never raises)."""
     try:
         text = str(exc)
-    except Exception:
+    except Exception:  # a broken __str__ of the other side's exception
+        return f"<{type(exc).__name__} with an unprintable message>"
+    if not isinstance(text, str):
         return f"<{type(exc).__name__} with an unprintable message>"
     line = text.splitlines()[0] if text else ""
     return line if len(line) <= limit else f"{line[: limit - 3]}..."
@@ -558,7 +608,7 @@ def _symbols_keyword_only(function: Callable[..., object]) -> bool:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):  # a builtin or C callable without a signature
         return False
-    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     keyword = any(p.kind is p.KEYWORD_ONLY and p.name == "symbols" for p in parameters)
     return keyword and len(positional) < 2
 
@@ -641,7 +691,7 @@ class _Classifier:
         if their_head == ours:
             if their_factors is not None and ours_verdict.proof is not None:
                 mine = {op.symbol_id: format_exact(op.factor) for op in ours_verdict.proof.operands}
-                if their_factors != mine:
+                if not _same_factors(mine, their_factors):
                     return "theirs_ignores_conversion_factor", f"ours {mine}, theirs {their_factors}"
             return "agree", ""
         units = self.units(equation, symbols)
@@ -649,29 +699,21 @@ class _Classifier:
         theirs_admitted = ":" in their_head and "->" in their_head
         if not theirs_admitted and their_head == "unknown_operation":
             return "theirs_unknown_operation_kind", f"{kind} is unknown to theirs"
-        if not theirs_admitted and their_head == "unknown_unit" and ours != "unknown_unit":
+        if not theirs_admitted and their_head == "unknown_unit" and ours not in _BEFORE_UNITS:
             declared = {surface for surface, _ in self.vocab.count_nouns}
             used = {part for unit in units for part in unit.split("_per_")} & declared
             if used:
-                return "theirs_refuses_declared_count_noun", f"units {units}; declared {sorted(used)}"
+                return "count_noun_undeclared_to_theirs", f"units {units}; declared {sorted(used)}"
             return "theirs_refuses_lexicon_surface", f"units {units} are lexicon surfaces"
         if ours_verdict.refusal is not None and theirs_admitted:
-            return self.stricter(ours_verdict.refusal.reason, equation, symbols, refs, units)
+            return self.stricter(ours_verdict.refusal.reason, equation, symbols, refs, units, their_head=their_head)
         if ours_verdict.proof is not None and theirs_admitted:
-            if (
-                kind in ("multiply", "divide")
-                and "dimensionless" in ours
-                and their_head.split("->")[-1].strip() != ours.split("->")[-1].strip()
-            ):
-                return "theirs_scalar_as_unit_bearing", "ours counts the scalar dimensionless"
-            if kind in ("multiply", "divide") and any(
-                s.endswith(("__multiplicand", "__divisor")) for s in equation.dependencies
-            ):
-                return "theirs_scalar_as_unit_bearing", "ours counts the scalar dimensionless"
-            if kind == "compare_multiplicative" and their_head.endswith("-> dimensionless"):
+            if kind in ("multiply", "divide") and _scalar_given_a_dimension(ours_verdict, their_head):
+                return "theirs_scalar_as_unit_bearing", "ours counts the scalar dimensionless, theirs does not"
+            if kind == "compare_multiplicative" and _result(their_head) == "dimensionless":
                 return "theirs_multiplicative_comparison_dimensionless", ""
-            if _relabelled(ours, their_head):
-                return "count_label_differs", "the result is a pure number of chunks or items"
+            if kind == "unit_partition" and _relabelled(ours, their_head):
+                return "count_label_differs", "the result is a pure number of chunks"
             return "unclassified", "both admit with different proofs"
         if ours_verdict.proof is not None:
             return "theirs_refuses_admissible", f"theirs refuses with {their_head}"
@@ -705,8 +747,13 @@ class _Classifier:
         symbols: Mapping[str, SymbolBinding],
         refs: list[object],
         units: list[str],
+        *,
+        their_head: str,
     ) -> tuple[str, str]:
+        """The category of an equation theirs admits and ours refuses with ``reason``."""
         kind = equation.operation_kind
+        if kind in ADDITIVE_KINDS and reason in ("incommensurable_units", "unit_mismatch", "offset_unit_arithmetic"):
+            refs, units = _failing_pair(refs, units)
         lemmas = [getattr(r, "lemma", None) for r in refs]
         detail = f"units {units}"
         if reason == "offset_unit_arithmetic":
@@ -714,42 +761,118 @@ class _Classifier:
         if reason == "convention_required":
             return "theirs_admits_calendar_without_convention", detail
         if reason == "incommensurable_units":
-            dims = {getattr(r, "dimension", None) for r in refs}
-            axes = {str(d) for d in dims if d is not None}
-            if kind == "apply_rate":
-                return "theirs_admits_rate_kind_mismatch", detail
-            if "degree" in lemmas:
-                return "theirs_admits_unscaled_degree", detail
-            if any("money" in a for a in axes):
-                return "theirs_admits_incommensurable_currencies", detail
-            conv = self.vocab.lexicon.conversions
-            containers = [
-                lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(self.vocab, lem)
-                for lem in lemmas
-                if isinstance(lem, str)
-            ]
-            if any(containers) and not all(containers):  # a box against items (or people); two boxes merge kinds
-                return "theirs_admits_container_as_items", detail
-            if axes == {"count"}:
-                return "theirs_merges_count_kinds", detail
-            return "unclassified", f"incommensurable: {detail}"
+            return self.incommensurable(kind, refs, lemmas, detail)
         if reason == "unit_unbound":
             return "theirs_admits_unbound_unit", detail
         if reason == "unknown_unit":
             return "theirs_admits_unknown_unit", detail
         if reason == "unit_mismatch" and kind == "multiply":
             if "scalar" in roles_of(equation, symbols).values():  # ours: the scalar's label names another kind
-                return "theirs_scalar_as_unit_bearing", detail
-            return "ours_refuses_product_of_quantities", detail
-        if reason == "operand_arity" and kind == "compare_multiplicative":
+                if _scalar_given_a_dimension(None, their_head, equation):
+                    return "theirs_scalar_as_unit_bearing", detail
+                return "unclassified", f"ours refuses a labelled scalar: {detail}"
+            if _result(their_head) == _product_dimension(refs):
+                return "product_without_declared_unit", detail
+            return "unclassified", f"ours refuses a product with no declared unit; theirs gives {_result(their_head)}"
+        if reason == "operand_arity" and kind == "compare_multiplicative" and _result(their_head) == "dimensionless":
             return "theirs_multiplicative_comparison_dimensionless", detail
         if reason == "operand_arity":
             return "theirs_admits_operand_arity", detail
         if reason == "rate_form_invalid":
             return "theirs_admits_malformed_rate", detail
-        if reason == "unit_mismatch":
+        if reason == "unit_mismatch" and kind in ADDITIVE_KINDS:
             return "theirs_admits_dimension_mismatch", detail
+        if reason == "unit_mismatch":
+            return "theirs_admits_wrong_dimension", detail
         return "unclassified", f"ours refuses with {reason}"
+
+    def incommensurable(self, kind: str, refs: list[object], lemmas: list[object], detail: str) -> tuple[str, str]:
+        """Same six-axis dimension, different kinds: which kinds tell the category."""
+        dims = {getattr(r, "dimension", None) for r in refs}
+        axes = {str(d) for d in dims if d is not None}
+        if kind == "apply_rate":
+            return "theirs_admits_rate_kind_mismatch", detail
+        if "degree" in lemmas:
+            return "theirs_admits_unscaled_degree", detail
+        if any("money" in a for a in axes):
+            return "theirs_admits_incommensurable_currencies", detail
+        conv = self.vocab.lexicon.conversions
+        containers = [
+            lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(self.vocab, lem)
+            for lem in lemmas
+            if isinstance(lem, str)
+        ]
+        if any(containers) and not all(containers):  # a box against items (or people); two boxes merge kinds
+            return "theirs_admits_container_as_items", detail
+        if axes == {"count"}:
+            return "theirs_merges_count_kinds", detail
+        return "unclassified", f"incommensurable: {detail}"
+
+
+_BEFORE_UNITS: Final[frozenset[str]] = frozenset(
+    {"unknown_unit", "unit_unbound", "operand_arity", "unknown_operation", "unknown_symbol", "malformed_input"}
+)
+"""Our refusals decided before (or without) resolving units: theirs' unknown_unit is then just another reason."""
+
+
+def _failing_pair(refs: list[object], units: list[str]) -> tuple[list[object], list[str]]:
+    """The first operand and the first later one of another kind (the pair a sum fails on), else all."""
+    first = getattr(refs[0], "kind", None) if refs else None
+    for i in range(1, len(refs)):
+        if getattr(refs[i], "kind", None) != first:
+            return [refs[0], refs[i]], [units[0], units[i]]
+    return refs, units
+
+
+def _result(head: str) -> str:
+    """The result dimension of a proof string (``"add: [length,length] -> length"`` → ``length``)."""
+    return head.rpartition("->")[2].strip()
+
+
+def _operand_dims(head: str) -> list[str]:
+    """The operand dimensions of a proof string, in sorted dependency order."""
+    inside = head.partition("[")[2].partition("]")[0]
+    return [d.strip() for d in inside.split(",")] if inside.strip() else []
+
+
+def _scalar_given_a_dimension(ours: Verdict | None, their_head: str, equation: BoundEquation | None = None) -> bool:
+    """Theirs gives a scalar (or unitless divisor) operand a dimension where ours counts it dimensionless."""
+    if ours is not None and ours.proof is not None:
+        positions = [i for i, op in enumerate(ours.proof.operands) if op.role in ("scalar", "divisor")]
+        scalars = [i for i in positions if str(ours.proof.operands[i].dimension) == "dimensionless"]
+    elif equation is not None:
+        scalars = [
+            i for i, dep in enumerate(sorted(equation.dependencies)) if dep.endswith(("__multiplicand", "__divisor"))
+        ]
+    else:
+        return False
+    theirs = _operand_dims(their_head)
+    return any(i < len(theirs) and theirs[i] != "dimensionless" for i in scalars)
+
+
+def _product_dimension(refs: list[object]) -> str:
+    """The canonical dimension of the product of the operands' units (``length^2``), or ``""``."""
+    from units.dimension import DimensionVector
+
+    total = DimensionVector.from_axes({})
+    for ref in refs:
+        dimension = getattr(ref, "dimension", None)
+        if dimension is None:
+            return ""
+        total = total * dimension
+    return total.to_canonical_string()
+
+
+def _same_factors(ours: Mapping[str, str], theirs: Mapping[str, str]) -> bool:
+    """Whether two factor sets are the same exact numbers (``1/100`` equals ``0.01``)."""
+    from units._numbers import parse_exact
+
+    if set(ours) != set(theirs):
+        return False
+    try:
+        return all(parse_exact(ours[k]) == parse_exact(theirs[k]) for k in ours)
+    except UnitRefusal:
+        return dict(ours) == dict(theirs)
 
 
 def classify(
@@ -949,6 +1072,10 @@ def crosscheck_file(
     except (OSError, UnicodeDecodeError) as exc:
         raise MathGraphError("malformed_input", f"cannot read {file}: {exc}", str(file)) from None
     if text.lstrip().startswith("S "):
+        if against is not None:
+            raise MathGraphError(
+                "malformed_input", "against= judges equation-verdict records only, not canonical text", str(file)
+            )
         return crosscheck(text, vocab=voc, case_id=file.stem)
     pairs: list[CrosscheckPair] = []
     live = as_reference(against) if against is not None else None
@@ -975,6 +1102,13 @@ def crosscheck_file(
                 pairs.append(
                     CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail)
                 )
+            elif live is not None:
+                raise MathGraphError(
+                    "malformed_input",
+                    "against= judges equation-verdict records only (operation_kind, symbols, hand_rolled);"
+                    " this record is another layout",
+                    "record",
+                )
             elif "graph" in record and ("hand_rolled_canonical" in record or "hand_rolled_error" in record):
                 ours = bind_math_problem_graph(graph_from_dict(record["graph"]), voc)
                 pairs.extend(
@@ -995,6 +1129,41 @@ def crosscheck_file(
         except MathGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, f"{file}:{number}: {exc.path}") from None
     return CrosscheckReport.from_pairs(pairs)
+
+
+def _whole(value: object, label: str, low: int, high: int) -> int:
+    """An int (or an int-like such as ``numpy.int64``, not a bool) from ``low`` to ``high``."""
+    import operator
+
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        number = None
+    if isinstance(value, bool) or number is None or not low <= number <= high:
+        raise BindingGraphError(
+            "malformed_input", f"{label} must be an int from {low} to {high}, found {clip(value)}", label
+        )
+    return number
+
+
+def _kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
+    """The operation kinds to fuzz: a sequence of names (a set is sorted, so a run replays)."""
+    import re
+
+    from verifier.model import OPERATION_KINDS
+
+    if kinds is None:
+        return OPERATION_KINDS
+    if isinstance(kinds, (str, bytes)) or not isinstance(kinds, Iterable):
+        raise BindingGraphError(
+            "malformed_input", f"kinds must be a collection of kind names, found {clip(kinds)}", "kinds"
+        )
+    chosen = tuple(sorted(kinds) if isinstance(kinds, (set, frozenset)) else kinds)
+    if not chosen or not all(isinstance(k, str) and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", k) for k in chosen):
+        raise BindingGraphError(
+            "malformed_input", f"kinds must be names such as 'add' (letters, digits, _), found {clip(chosen)}", "kinds"
+        )
+    return tuple(dict.fromkeys(chosen))
 
 
 FUZZ_COUNT_NOUNS: Final[tuple[str, ...]] = ("apples", "oranges")
@@ -1042,16 +1211,9 @@ def fuzz(
         ImportError: hypothesis is not installed (``pip install 'binding-graph-verifier[test]'``).
     """
     call = as_reference(theirs)
-    for label, value, low, high in (("max_examples", max_examples, 1, 1_000_000), ("seed", seed, 0, 2**32 - 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise BindingGraphError(
-                "malformed_input", f"{label} must be an int from {low} to {high}, found {clip(value)}", label
-            )
-    from verifier.model import OPERATION_KINDS
-
-    chosen = OPERATION_KINDS if kinds is None else tuple(kinds)
-    if not chosen or not all(isinstance(k, str) and k.strip() for k in chosen):
-        raise BindingGraphError("malformed_input", f"kinds must be non-empty strings, found {clip(chosen)}", "kinds")
+    max_examples = _whole(max_examples, "max_examples", 1, 1_000_000)
+    seed = _whole(seed, "seed", 0, 2**32 - 1)
+    chosen = _kinds(kinds)
     voc = vocab if vocab is not None else default_vocabulary().with_count_nouns(FUZZ_COUNT_NOUNS)
     if not isinstance(voc, UnitVocabulary):
         raise BindingGraphError(

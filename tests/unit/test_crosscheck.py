@@ -23,7 +23,7 @@ UPSTREAM_EQUATION_COUNTS = {
     "theirs_merges_count_kinds": 1,
     "theirs_admits_unscaled_degree": 1,
     "theirs_admits_calendar_without_convention": 2,
-    "ours_refuses_product_of_quantities": 1,
+    "product_without_declared_unit": 1,
     "theirs_scalar_as_unit_bearing": 1,
     "theirs_multiplicative_comparison_dimensionless": 2,
     "theirs_refuses_lexicon_surface": 5,
