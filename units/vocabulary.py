@@ -54,7 +54,9 @@ class UnitRef:
         is_offset: an absolute temperature with an offset (Celsius, Fahrenheit).
         is_calendar: month, year, decade, century or millennium (or a composite of one).
         declarations: the caller declarations this resolution relies on
-            (``"count_noun:apples=apple"``, ``"convention:year=365 day"``).
+            (``"count_noun:apples=apple"``, ``"convention:year=365 day"``, ``"divisible:pie"``).
+        divisible: a count kind declared divisible (pie, cake, bag of flour): its amounts may
+            be exact fractions (3/4 of a pie), never negative.
     """
 
     surface: str
@@ -66,6 +68,7 @@ class UnitRef:
     is_offset: bool = field(default=False, repr=False)
     is_calendar: bool = field(default=False, repr=False)
     declarations: tuple[str, ...] = field(default=(), repr=False)
+    divisible: bool = field(default=False, repr=False)
 
     @property
     def quantity_kind(self) -> tuple[tuple[str, int], ...]:
@@ -94,6 +97,35 @@ class _Parts:
     conversions: Mapping[str, Conversion]
     count_nouns: tuple[tuple[str, str], ...]
     conventions: tuple[tuple[str, str], ...]
+    divisible: frozenset[str] = frozenset()
+
+
+def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, object], set[str]]:
+    """Split ``surface -> lemma | {"lemma": ..., "divisible": bool}`` into plain lemmas and the divisible lemmas.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for a spec with other keys, no string lemma, or a
+            ``divisible`` that is not a bool.
+    """
+    plain: dict[object, object] = {}
+    divisible: set[str] = set()
+    for surface, value in nouns.items():
+        if not isinstance(value, Mapping):
+            plain[surface] = value
+            continue
+        path = f"count_nouns[{surface!r}]"
+        keys = set(value)
+        if not keys <= {"lemma", "divisible"} or "lemma" not in keys:
+            raise UnitRefusal(
+                "malformed_input", "a noun's spec is {'lemma': str, 'divisible': bool}", sorted(map(str, keys)), path
+            )
+        lemma, flag = value["lemma"], value.get("divisible", False)
+        if not isinstance(lemma, str) or not isinstance(flag, bool):
+            raise UnitRefusal("malformed_input", "lemma must be a string and divisible a bool", (lemma, flag), path)
+        plain[surface] = lemma
+        if flag:
+            divisible.add(lemma)
+    return plain, divisible
 
 
 class UnitVocabulary:
@@ -126,7 +158,7 @@ class UnitVocabulary:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
         self._parts = parts
         self._lock = threading.Lock()
-        self._derived: dict[tuple[tuple[str, str], ...], UnitVocabulary] = {}
+        self._derived: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], UnitVocabulary] = {}
         self._noun_base: UnitVocabulary | None = None
         self._defined: set[str] = set(parts.conversions)  # unit names defined in this vocabulary's registry
         _check_definitions(parts.conversions)
@@ -159,7 +191,19 @@ class UnitVocabulary:
         for surface, lemma in declared.items():
             note = (f"count_noun:{surface}={lemma}",)
             self._by_surface[surface] = self._ref(surface, lemma, note)
+        self._mark_divisible()
         self._self_check()
+
+    def _mark_divisible(self) -> None:
+        """Flag every unit of a lemma declared divisible, and record the declaration on it."""
+        for lemma in sorted(self._parts.divisible):
+            note = f"divisible:{lemma}"
+            for table in (self._by_lemma, self._by_surface):
+                for name, ref in table.items():
+                    if ref.lemma == lemma and note not in ref.declarations:
+                        table[name] = dataclasses.replace(
+                            ref, divisible=True, declarations=(*ref.declarations, f"divisible:{lemma}")
+                        )
 
     # ----------------------------------------------------------------- building
 
@@ -240,12 +284,18 @@ class UnitVocabulary:
                 one: ``apple``, ``jumping_jack``).  A surface is letters, apostrophes,
                 hyphens and single spaces, capitals included.  A new lemma becomes a
                 count kind of its own (apples never merge with oranges); an existing
-                count lemma (``{"apples": "item"}``) maps the noun onto that kind.
+                count lemma (``{"apples": "item"}``) maps the noun onto that kind.  A
+                value may also be ``{"lemma": "pie", "divisible": True}``: the kind is
+                then divisible, its amounts exact fractions (3/4 of a pie), never
+                negative; a lexicon count surface may be declared divisible this way
+                (``{"bags": {"lemma": "bag", "divisible": True}}``), a multiple (dozen)
+                or a measure may not.  Proofs on a divisible unit list ``divisible:pie``.
                 Every proof relying on one lists it (``count_noun:apples=apple``).
                 Declaring performs no typo check; :meth:`with_auto_count_nouns` does.
 
         Raises:
             UnitRefusal: ``malformed_input`` for a lone string or another non-collection,
+                a spec other than ``{"lemma": str, "divisible": bool}``,
                 a surface already in the lexicon, a surface or lemma outside
                 ``[A-Za-z' -]`` / ``[a-z0-9_]``, or a lemma that names a non-count unit;
                 ``input_too_large`` for over 10,000 nouns.
@@ -271,13 +321,20 @@ class UnitVocabulary:
             nouns = noun_lemmas(surfaces) if len(surfaces) <= 10_000 else dict.fromkeys(surfaces, "")
         if len(nouns) > 10_000:
             raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(nouns))
+        specs, divisible = _divisible_specs(nouns)  # type: ignore[arg-type]
         table = dict(self._parts.conversions)
         declared = dict(self._parts.count_nouns)
         new_lemmas = {lemma for _, lemma in self._parts.count_nouns}
-        for surface, lemma in sorted(nouns.items(), key=lambda kv: str(kv[0])):
-            path = f"count_nouns[{surface!r}]"
-            if not isinstance(surface, str) or not isinstance(lemma, str):
-                raise UnitRefusal("malformed_input", "surface and lemma must be strings", (surface, lemma), path)
+        for raw_surface, raw_lemma in sorted(specs.items(), key=lambda kv: str(kv[0])):
+            path = f"count_nouns[{raw_surface!r}]"
+            if not isinstance(raw_surface, str) or not isinstance(raw_lemma, str):
+                raise UnitRefusal(
+                    "malformed_input", "surface and lemma must be strings", (raw_surface, raw_lemma), path
+                )
+            surface, lemma = raw_surface, raw_lemma
+            if surface in self._by_surface and lemma in divisible and self._by_surface[surface].lemma == lemma:
+                self._divisible_kind(self._by_surface[surface], path)  # a lexicon count kind, declared divisible
+                continue
             if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
                 raise UnitRefusal(
                     "malformed_input",
@@ -322,17 +379,34 @@ class UnitVocabulary:
                 new_lemmas.add(lemma)
             declared[surface] = lemma
         key = tuple(sorted(declared.items()))
+        divisible |= self._parts.divisible
+        cache_key = (key, tuple(sorted(divisible)))
         with self._lock:
-            cached = self._derived.get(key)
+            cached = self._derived.get(cache_key)
         if cached is not None:
             return cached
         _check_definitions(table)  # the checks a fresh build makes: no base-dimension or reserved names
-        parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions)
+        parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions, frozenset(divisible))
         derived = self._derive(parts, {s: lem for s, lem in key if (s, lem) not in self._parts.count_nouns})
         with self._lock:
             if len(self._derived) >= DERIVED_CACHE_SIZE:
                 self._derived.clear()
-            return self._derived.setdefault(key, derived)
+            return self._derived.setdefault(cache_key, derived)
+
+    def _divisible_kind(self, ref: UnitRef, path: str) -> None:
+        """A lexicon unit may be declared divisible only when it is a count kind itself (not dozen, not a length)."""
+        if ref.dimension != DimensionVector.from_axes({"count": 1}) or ref.scale != 1:
+            raise UnitRefusal(
+                "malformed_input",
+                "only a count kind can be declared divisible (not a multiple or a measure)",
+                ref.lemma,
+                path,
+            )
+
+    @property
+    def divisible(self) -> tuple[str, ...]:
+        """Count lemmas declared divisible, sorted (their amounts may be exact fractions)."""
+        return tuple(sorted(self._parts.divisible))
 
     def same_unit(self, a: str | None, b: str | None) -> bool:
         """Whether two unit surfaces name one unit: equal, or two surfaces of one lemma (``inch``/``inches``).
@@ -475,6 +549,7 @@ class UnitVocabulary:
             out._by_surface[surface] = dataclasses.replace(
                 out._by_lemma[lemma], surface=surface, declarations=(f"count_noun:{surface}={lemma}",)
             )
+        out._mark_divisible()
         return out
 
     def _noun_base_vocabulary(self) -> UnitVocabulary:
@@ -539,7 +614,13 @@ class UnitVocabulary:
         source = f"declared convention: 1 {anchor.lemma} = {amount_text}"
         table = apply_calendar_convention(self._parts.conversions, anchor.lemma, amount, target.lemma, source)
         return UnitVocabulary(
-            _Parts(self._parts.lexicon, table, self._parts.count_nouns, ((anchor.lemma, amount_text),))
+            _Parts(
+                self._parts.lexicon,
+                table,
+                self._parts.count_nouns,
+                ((anchor.lemma, amount_text),),
+                self._parts.divisible,
+            )
         )
 
     # ----------------------------------------------------------------- queries

@@ -141,8 +141,8 @@ def _parser() -> argparse.ArgumentParser:
         "--count-noun",
         action="append",
         default=[],
-        metavar="SURFACE=LEMMA",
-        help="declare a count noun, e.g. apples=apple (repeatable)",
+        metavar="SURFACE=LEMMA[:divisible]",
+        help="declare a count noun, e.g. apples=apple, or a divisible one, pies=pie:divisible (repeatable)",
     )
     check.add_argument(
         "--count-nouns",
@@ -185,8 +185,8 @@ def _parser() -> argparse.ArgumentParser:
         "--count-noun",
         action="append",
         default=[],
-        metavar="SURFACE=LEMMA",
-        help="declare a count noun for every record, e.g. apples=apple (repeatable)",
+        metavar="SURFACE=LEMMA[:divisible]",
+        help="declare a count noun for every record, e.g. apples=apple or pies=pie:divisible (repeatable)",
     )
     score.add_argument(
         "--policy", choices=["count_exact", "integer"], help="division policy (default: each record's own)"
@@ -295,14 +295,19 @@ def _vocab(args: argparse.Namespace) -> object:
     try:
         if args.count_noun:
             nouns: dict[str, str] = {}
+            divisible: set[str] = set()
             for item in args.count_noun:
                 surface, sep, lemma = item.partition("=")
-                if not sep or not surface or not lemma:
-                    raise _Usage(f"--count-noun takes SURFACE=LEMMA, found {item!r}")
+                lemma, colon, flag = lemma.partition(":")
+                if not sep or not surface or not lemma or (colon and flag != "divisible"):
+                    raise _Usage(f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}")
                 if nouns.get(surface, lemma) != lemma:
                     raise _Usage(f"--count-noun {surface} is declared twice ({nouns[surface]} and {lemma})")
                 nouns[surface] = lemma
-            vocab = vocab.with_count_nouns(nouns)
+                if colon:
+                    divisible.add(lemma)
+            specs = {s: {"lemma": lem, "divisible": True} if lem in divisible else lem for s, lem in nouns.items()}
+            vocab = vocab.with_count_nouns(specs)
         if args.convention:
             conventions: dict[str, str] = {}
             for item in args.convention:

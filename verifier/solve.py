@@ -238,7 +238,7 @@ class _Run:
             in_root = value * ref.scale
             if in_root < 0:
                 return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
-            if in_root.denominator != 1:
+            if in_root.denominator != 1 and not ref.divisible:  # a kind declared divisible takes 3/4 (SPEC §5)
                 reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
                 return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
         elif value < 0 and ref.dimension in _NON_NEGATIVE:
