@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 if TYPE_CHECKING:
     from evals.scoreboard import Scoreboard
+    from verifier.crosscheck import CrosscheckReport
 
 _T = TypeVar("_T")
 
@@ -428,6 +429,11 @@ def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
             report = crosscheck_file(path, against=against)
     except MathGraphError as exc:
         raise _Usage(f"{exc}") from None
+    return _write_report(report, args, out)
+
+
+def _write_report(report: CrosscheckReport, args: argparse.Namespace, out: TextIO) -> int:
+    """Print a cross-check report (``--json`` or the table); exit 1 when a pair is unclassified."""
     if args.json:
         out.write(json.dumps(report.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -448,11 +454,7 @@ def _fuzz(against: Callable[..., object], args: argparse.Namespace, out: TextIO)
         raise _Usage(f"{exc}") from None
     except ImportError as exc:
         raise _Usage(f"{exc}") from None
-    if args.json:
-        out.write(json.dumps(report.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
-    else:
-        out.write(report.table(examples=args.examples) + "\n")
-    return 1 if report.unclassified else 0
+    return _write_report(report, args, out)
 
 
 def _lanes(args: argparse.Namespace, out: TextIO) -> int:
