@@ -698,13 +698,18 @@ class _Binder:
 
         * Only the reference's holding is known: the actor's is declared by the comparison
           (``result := ref ± delta`` or ``factor * ref``), as before.
-        * The actor's is known: the comparison's value ``op_NNN_compared`` is tied to it by
+        * The actor's is known: the comparison's value ``op_NNN_compared`` (a ``difference``
+          about the actor's holding, not a holding) is tied to it by
           ``op_NNN_gap := actor - compared`` with the fact ``op_NNN_gap = 0`` (no state is
           overwritten).  When the reference's holding is unknown too, it gets an initial state
           with no fact, ``q_<ref>_<unit>_t0``, and ``verify``'s exact linear solve finds it
           (with its certificate and the domain checks of every value); when both are known
           it is a consistency check (``inconsistent`` when it fails).
         * Neither is known: ``underdetermined``.
+
+        A multiplicative comparison names no unit: the reference's only kind, else the
+        actor's; an actor that holds other kinds than the reference's one is
+        ``ambiguous_reference`` ("as many" could mean either).
         """
         ref = operand.reference_actor
         actor = op.actor
@@ -718,6 +723,12 @@ class _Binder:
                 raise MathGraphError("malformed_input", "compare_multiplicative takes a factor", where)
             reference = self.held_one(ref, where)
             own = self.held_one(actor, where) if reference is None else self.current(actor, reference[1])
+            if reference is not None and own is None and any(owner == actor for owner, _ in self.state):
+                raise MathGraphError(
+                    "ambiguous_reference",
+                    f"{actor} holds other kinds than {ref}'s {reference[1]}: 'as many' could mean either",
+                    where,
+                )
             unit = (reference or own or ("", ""))[1]
         if reference is None and own is None:
             raise MathGraphError(
@@ -748,7 +759,7 @@ class _Binder:
             self.set_state(actor, reference[1], result)
             return
         compared, gap = f"op_{self.operation_index:03d}_compared", f"op_{self.operation_index:03d}_gap"
-        self.add_symbol(compared, f"{label}.compared", "quantity", None, own[1])
+        self.add_symbol(compared, f"{label}.compared", "difference", actor, own[1])  # about A's holding, not one
         self.add_equation(compared, value, op.kind, label, {reference[0]: "reference"}, literal_unit=literal)
         self.add_symbol(gap, f"{label}.gap", "difference", None, own[1])
         self.add_fact(gap, Fraction(0), own[1], f"{label}.gap")

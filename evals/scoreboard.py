@@ -202,23 +202,23 @@ class Scoreboard:
 _WORKER: dict[str, Any] = {}
 
 
-def _vocab_spec(vocab: UnitVocabulary | None) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
-    """What rebuilds ``vocab`` in another process: its declarations over the default vocabulary."""
+def _vocab_spec(vocab: UnitVocabulary | None) -> str | None:
+    """What rebuilds ``vocab`` in another process: its declarations over the default vocabulary, as JSON text."""
     if vocab is None:
         return None
-    return (tuple(vocab.count_nouns), tuple(vocab.conventions))
+    return json.dumps(vocab.declarations(), sort_keys=True)
 
 
-def _rebuild(spec: tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None) -> UnitVocabulary:
+def _rebuild(spec: str | None) -> UnitVocabulary:
     from units import default_vocabulary
 
     vocab = default_vocabulary()
     if spec is not None:
-        nouns, conventions = spec
-        if nouns:
-            vocab = vocab.with_count_nouns(dict(nouns))
-        if conventions:
-            vocab = vocab.with_conventions(dict(conventions))
+        declared = json.loads(spec)
+        if declared["count_nouns"]:
+            vocab = vocab.with_count_nouns(declared["count_nouns"])
+        if declared["conventions"]:
+            vocab = vocab.with_conventions(declared["conventions"])
     return vocab
 
 
@@ -249,7 +249,8 @@ def _check_rebuildable(vocab: UnitVocabulary) -> None:
     rebuilt = _rebuild(_vocab_spec(vocab))
     mine = sorted(vocab.surfaces())
     if mine != sorted(rebuilt.surfaces()) or any(
-        (vocab.resolve(s).lemma, vocab.resolve(s).scale) != (rebuilt.resolve(s).lemma, rebuilt.resolve(s).scale)
+        (vocab.resolve(s).lemma, vocab.resolve(s).scale, vocab.resolve(s).divisible)
+        != (rebuilt.resolve(s).lemma, rebuilt.resolve(s).scale, rebuilt.resolve(s).divisible)
         for s in mine
     ):
         raise ValueError(

@@ -100,8 +100,10 @@ class _Parts:
     divisible: frozenset[str] = frozenset()
 
 
-def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, object], set[str]]:
-    """Split ``surface -> lemma | {"lemma": ..., "divisible": bool}`` into plain lemmas and the divisible lemmas.
+def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, object], set[str], set[object]]:
+    """Split ``surface -> lemma | {"lemma": ..., "divisible": bool}`` into plain lemmas and flags.
+
+    Returns ``(surface -> lemma, divisible lemmas, surfaces whose spec says "divisible": False)``.
 
     Raises:
         UnitRefusal: ``malformed_input`` for a spec with other keys, no string lemma, or a
@@ -109,6 +111,7 @@ def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, objec
     """
     plain: dict[object, object] = {}
     divisible: set[str] = set()
+    whole: set[object] = set()
     for surface, value in nouns.items():
         if not isinstance(value, Mapping):
             plain[surface] = value
@@ -125,7 +128,9 @@ def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, objec
         plain[surface] = lemma
         if flag:
             divisible.add(lemma)
-    return plain, divisible
+        else:
+            whole.add(surface)
+    return plain, divisible, whole
 
 
 class UnitVocabulary:
@@ -321,7 +326,7 @@ class UnitVocabulary:
             nouns = noun_lemmas(surfaces) if len(surfaces) <= 10_000 else dict.fromkeys(surfaces, "")
         if len(nouns) > 10_000:
             raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(nouns))
-        specs, divisible = _divisible_specs(nouns)  # type: ignore[arg-type]
+        specs, divisible, specs_false = _divisible_specs(nouns)  # type: ignore[arg-type]
         table = dict(self._parts.conversions)
         declared = dict(self._parts.count_nouns)
         new_lemmas = {lemma for _, lemma in self._parts.count_nouns}
@@ -332,9 +337,20 @@ class UnitVocabulary:
                     "malformed_input", "surface and lemma must be strings", (raw_surface, raw_lemma), path
                 )
             surface, lemma = raw_surface, raw_lemma
-            if surface in self._by_surface and lemma in divisible and self._by_surface[surface].lemma == lemma:
-                self._divisible_kind(self._by_surface[surface], path)  # a lexicon count kind, declared divisible
+            lexicon_surface = surface in self._by_surface and surface not in dict(self._parts.count_nouns)
+            if lexicon_surface and lemma in divisible and self._by_surface[surface].lemma == lemma:
+                self._divisible_kind(self._by_surface[surface], path)  # a lexicon container, declared divisible
                 continue
+            if lemma in divisible and lemma in self._parts.lexicon.conversions:
+                raise UnitRefusal(
+                    "malformed_input",
+                    f"would make every {lemma!r} of the lexicon divisible through another name; declare a kind of"
+                    f" its own ({surface}={{'lemma': <new lemma>, 'divisible': True}}) or the container itself",
+                    lemma,
+                    path,
+                )
+            if lemma in self._parts.divisible and surface in specs_false:
+                raise UnitRefusal("malformed_input", f"{lemma!r} is already declared divisible", surface, path)
             if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
                 raise UnitRefusal(
                     "malformed_input",
@@ -394,11 +410,22 @@ class UnitVocabulary:
             return self._derived.setdefault(cache_key, derived)
 
     def _divisible_kind(self, ref: UnitRef, path: str) -> None:
-        """A lexicon unit may be declared divisible only when it is a count kind itself (not dozen, not a length)."""
+        """A lexicon unit may be declared divisible only when it is a container (bag, box), not item or person.
+
+        Items have fixed multiples (dozen, pair, gross) and people do not divide; a
+        container of unstated size is the lexicon's one count kind that may (SPEC §5).
+        """
         if ref.dimension != DimensionVector.from_axes({"count": 1}) or ref.scale != 1:
             raise UnitRefusal(
                 "malformed_input",
                 "only a count kind can be declared divisible (not a multiple or a measure)",
+                ref.lemma,
+                path,
+            )
+        if not any(e.lemma == ref.lemma and e.role == "container" for e in self._parts.lexicon.entries):
+            raise UnitRefusal(
+                "malformed_input",
+                "of the lexicon's count kinds only a container (bag, box, crate) can be declared divisible",
                 ref.lemma,
                 path,
             )
@@ -407,6 +434,22 @@ class UnitVocabulary:
     def divisible(self) -> tuple[str, ...]:
         """Count lemmas declared divisible, sorted (their amounts may be exact fractions)."""
         return tuple(sorted(self._parts.divisible))
+
+    def declarations(self) -> dict[str, dict[str, object]]:
+        """The caller declarations over the lexicon, as a record's ``vocab`` writes them (JSON-ready).
+
+        ``{"count_nouns": {surface: lemma | {"lemma", "divisible": True}}, "conventions":
+        {lemma: amount}}``: applying it to :func:`default_vocabulary` (as
+        ``adapters.records.vocabulary_for`` does) rebuilds this vocabulary's declarations,
+        divisible lexicon containers included (under their lemma).
+        """
+        nouns: dict[str, object] = {}
+        for surface, lemma in self._parts.count_nouns:
+            nouns[surface] = {"lemma": lemma, "divisible": True} if lemma in self._parts.divisible else lemma
+        declared = {lemma for _, lemma in self._parts.count_nouns}
+        for lemma in sorted(self._parts.divisible - declared):
+            nouns[lemma] = {"lemma": lemma, "divisible": True}
+        return {"count_nouns": nouns, "conventions": dict(self._parts.conventions)}
 
     def same_unit(self, a: str | None, b: str | None) -> bool:
         """Whether two unit surfaces name one unit: equal, or two surfaces of one lemma (``inch``/``inches``).

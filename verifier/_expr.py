@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
@@ -89,6 +90,8 @@ class _Parser:
         self.depth = 0
         self.written = written
         self.names: set[str] = set()
+        self.seen: list[str] = []  # every name, each time it is written
+        self.divided: list[str] = []  # the names written in a divisor
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -126,7 +129,10 @@ class _Parser:
         factors = [value]
         while (tok := self.peek()) is not None and tok[0] == "op" and tok[1] in ("*", "/"):
             self.take()
+            start = len(self.seen)
             right = self.unary()
+            if tok[1] == "/":
+                self.divided.extend(self.seen[start:])
             if tok[1] == "/" and isinstance(right, sympy.Rational) and right == 0:
                 raise BindingGraphError("division_by_zero", "division by the literal 0", self.path)
             if self.written:
@@ -180,6 +186,7 @@ class _Parser:
                 raise BindingGraphError("input_too_large", f"identifier longer than {MAX_IDENT_CHARS}", self.path)
             if self.peek() == ("op", "("):
                 raise BindingGraphError("unsafe_expression", f"function calls are not allowed ({text}(...))", self.path)
+            self.seen.append(text)
             self.names.add(text)
             return symbol(text)
         if text == "(":
@@ -217,13 +224,22 @@ def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
     value = parser.expr()
     if parser.peek() is not None:
         raise BindingGraphError("malformed_input", f"unexpected {parser.peek()[1]!r} after the expression", path)  # type: ignore[index]
-    if free_names(value) != parser.names:
-        # sympy's automatic evaluation cancelled a written operand (q*z/z, q + w - w): every
-        # symbol written is a dependency that is checked, so keep the expression as written.
+    if _divided_and_multiplied(parser) or free_names(value) != parser.names:
+        # sympy's automatic evaluation may cancel what was written (q*z/z, q + w - w, and
+        # a*b*b/b, whose /b must still be checked for zero): every symbol written is a
+        # dependency that is checked, so keep the expression as written.
         parser = _Parser(text, path, written=True)
         value = parser.expr()
     check_expression(value, path=path)
     return value
+
+
+def _divided_and_multiplied(parser: _Parser) -> bool:
+    """Whether a name is written in a divisor and elsewhere too (``a*b*b/b``): sympy would cancel a checked ``/b``."""
+    if not parser.divided:
+        return False
+    divided = Counter(parser.divided)
+    return any(Counter(parser.seen)[name] > count for name, count in divided.items())
 
 
 def check_expression(expr: object, *, path: str = "") -> None:

@@ -427,6 +427,7 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
         lhs_ref = _PURE  # a unitless ratio is a pure number: 5 % + 10 % defines it as 3/20
     if kind in ADDITIVE_KINDS:
         return _additive(eq, deps, literal, lhs_ref)
+    _no_cancelled_units(eq, deps)
     if literal is not None and kind not in ("unit_partition",):
         raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
     handler = {
@@ -485,6 +486,35 @@ def _direction_problem(kind: str, rhs: sympy.Expr, roles: Mapping[str, str]) -> 
     if kind == "compare_additive" and minus:
         return "the reference, plus or minus a delta"
     return ""
+
+
+def _no_cancelled_units(eq: BoundEquation, deps: list[_Operand]) -> None:
+    """A unit-bearing operand of a product or quotient may not cancel out (``a*b/b``, ``m*h__divisor/h__divisor``).
+
+    It would be counted in the proof's dimensions while it moves no unit in the value; a
+    pure number that cancels (``q*k/k``) is kept and checked (``k = 0`` is a division by zero).
+    """
+    shape = _monomial(eq.rhs)
+    powers = shape[1] if shape is not None else {}
+    cancelled = [
+        op.symbol_id for op in deps if powers.get(op.symbol_id) == 0 and op.ref is not None and op.ref.kind != ()
+    ]
+    if cancelled:
+        raise _Refuse(
+            "operand_arity",
+            f"{', '.join(cancelled)} in {eq.rhs_canonical} is written and divided away: a unit-bearing operand that"
+            " cancels says nothing of the result's unit; write the expression without it",
+        )
+
+
+def _no_temperature_change(eq: BoundEquation, result: UnitRef | None) -> None:
+    """A product or rate whose result is a temperature would be a change of temperature, which has no unit here."""
+    if result is not None and result.kind == (("[temperature]", 1),):
+        raise _Refuse(
+            "unit_mismatch",
+            f"{eq.lhs_symbol_id} would be a temperature computed by {eq.operation_kind}: that is a change of"
+            " temperature, and the vocabulary has no unit of temperature difference (only readings)",
+        )
 
 
 def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
@@ -687,6 +717,7 @@ def _product(eq: BoundEquation, deps: list[_Operand], bearing: list[_Operand], l
             f"{eq.lhs_symbol_id} declares {lhs_ref.lemma} ({lhs_ref.dimension}), not the product of {names}",
         )
     _no_offset(_Operand(eq.lhs_symbol_id, None, lhs_ref))
+    _no_temperature_change(eq, lhs_ref)
     first = bearing[0]
     parts = []
     for op in deps:
@@ -821,6 +852,7 @@ def _apply_rate(
             )
         factor = rate.ref.scale * quantity.ref.scale / _scale(result)
     result_dim = rate.ref.dimension * quantity.dimension
+    _no_temperature_change(eq, result)
     parts = [(rate, "rate", rate.dimension, _ONE), (quantity, "quantity", quantity.dimension, factor)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, result_dim, lhs_ref)
 

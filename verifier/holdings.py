@@ -51,7 +51,8 @@ DECLARING_KINDS: Final[frozenset[str]] = frozenset(
     {"apply_rate", "unit_partition", "compare_additive", "compare_multiplicative"}
 )
 """Kinds that give a holding its first value: they never overwrite one (SPEC §5, ``redeclared_state``)."""
-_NOT_HELD: Final[frozenset[str]] = frozenset({"entity", "unknown", "rate", "ratio"})
+_NOT_HELD: Final[frozenset[str]] = frozenset({"entity", "unknown", "rate", "ratio", "difference"})
+"""Semantic roles of symbols that are about a holding but are none (a ``difference`` is a comparison's stated value)."""
 
 __all__ = ["DECLARING_KINDS", "UPDATE_KINDS", "Holding", "HoldingProblem", "Holdings", "operation_indices"]
 

@@ -222,8 +222,8 @@ def _op(draw: st.DrawFn, world: _World, kind: str, entities: Sequence[str]) -> O
             return None
         ref = draw(st.sampled_from(refs))
         ref_families = world.families(ref)
-        if kind == "compare_multiplicative" and len(ref_families) != 1:
-            return None
+        if kind == "compare_multiplicative" and (len(ref_families) != 1 or world.families(actor)):
+            return None  # 'as many' names no unit: one kind on the reference's side, none on the actor's
         family = draw(st.sampled_from(ref_families))
         if (actor, family) in world.holdings:
             return None

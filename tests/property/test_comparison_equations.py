@@ -206,3 +206,17 @@ def test_a_solved_answer_says_so_in_the_trace() -> None:
     (answer,) = report.answers.values()
     assert isinstance(answer, Answer)
     assert answer.question_form == "difference"  # ADR-0135 form is unchanged
+
+
+def test_the_actor_asked_keeps_the_comparison_form() -> None:
+    """Asking the known actor still reads as a comparison question (ADR-0135: difference), not a count."""
+    graph = {
+        "entities": ["A", "R"],
+        "initial_state": [{"entity": "A", "quantity": {"unit": "beads", "value": 15}}],
+        "operations": [_compare("compare_additive", "more", 9, "beads")],
+        "unknown": {"entity": "A", "unit": "beads"},
+    }
+    answer = _answer(graph)
+    assert isinstance(answer, Answer)
+    assert answer.fraction == 15
+    assert answer.question_form == "difference"

@@ -132,8 +132,19 @@ def test_equation_records_draw_only_the_kinds_asked(data: st.DataObject) -> None
         unit = sym["unit"]  # type: ignore[index]
         if unit is None or unit in FUZZ_VOCAB.surfaces() or unit in {e.lemma for e in FUZZ_VOCAB.lexicon.entries}:
             continue
-        for side in unit.split("_per_"):  # a composite X_per_Y of two spellings (it may be refused as a whole)
-            FUZZ_VOCAB.resolve(side)
+        parts = unit.split("_per_")  # a composite X_per_Y of two spellings (refused or not as a whole)
+        splits = [("_per_".join(parts[:i]), "_per_".join(parts[i:])) for i in range(1, len(parts))]
+        assert any(_resolves(head) and _resolves(tail) for head, tail in splits), unit
+
+
+def _resolves(surface: str) -> bool:
+    from units import UnitRefusal
+
+    try:
+        FUZZ_VOCAB.resolve(surface)
+    except UnitRefusal:
+        return False
+    return True
 
 
 def test_equation_records_refuse_bad_arguments() -> None:

@@ -354,7 +354,7 @@ def build_op(draw: st.DrawFn, kind: str, world: World, entities: list[str]) -> O
             for r in entities
             if len(world.kinds(r)) == 1
             for a in entities
-            if a != r and world.kinds(r)[0] not in world.kinds(a)
+            if a != r and not world.kinds(a)  # 'as many' names no unit: an actor holding another kind is ambiguous
         ]
         choice = pick(draw, pairs)
         if choice is None:

@@ -356,7 +356,7 @@ def _our_graphs() -> list[BindingGraph]:
     vocab = default_vocabulary().with_count_nouns({"apples": "apple", "sections": "section"})
     rate = {"value": 15, "numerator_unit": "dollars", "denominator_unit": "hours"}
     data = {
-        "entities": ["Sam", "Kim", "Ann"],
+        "entities": ["Sam", "Kim", "Ann", "Bo"],
         "initial_state": [
             {"entity": "Sam", "quantity": {"unit": "apples", "value": 5}},
             {"entity": "Sam", "quantity": {"unit": "hours", "value": "3/2"}},
@@ -374,7 +374,7 @@ def _our_graphs() -> list[BindingGraph]:
             {"actor": "Sam", "kind": "divide", "operand": {"unit": "apples", "value": 2}},
             {"actor": "Sam", "kind": "apply_rate", "operand": rate},
             {
-                "actor": "Ann",
+                "actor": "Bo",  # holds nothing else: 'as many' can only mean Kim's apples
                 "kind": "compare_multiplicative",
                 "operand": {"reference_actor": "Kim", "direction": "times", "factor": "5/2"},
             },

@@ -52,3 +52,67 @@ def test_bad_specs_are_refused(spec: dict[str, object], message: str) -> None:
     with pytest.raises(UnitRefusal, match=message) as info:
         BASE.with_count_nouns(spec)  # type: ignore[arg-type]
     assert info.value.reason == "malformed_input"
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"pizzas": {"lemma": "item", "divisible": True}},
+        {"folks": {"lemma": "person", "divisible": True}},
+        {"sackz": {"lemma": "bag", "divisible": True}},
+        {"items": {"lemma": "item", "divisible": True}},
+        {"people": {"lemma": "person", "divisible": True}},
+    ],
+    ids=["noun_onto_item", "noun_onto_person", "noun_onto_bag", "items", "people"],
+)
+def test_divisibility_never_reaches_a_lexicon_kind_through_another_name(spec: dict[str, object]) -> None:
+    """Divisibility reaches no lexicon kind but a container named by itself, or a kind of one's own.
+
+    Review: 'pizzas=item:divisible' made every item (and '7 apples halved') fractional.
+    """
+    with pytest.raises(UnitRefusal) as info:
+        BASE.with_count_nouns(spec)  # type: ignore[arg-type]
+    assert info.value.reason == "malformed_input"
+
+
+def test_a_divisible_kind_is_not_undeclared_silently() -> None:
+    vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})
+    with pytest.raises(UnitRefusal, match="already declared divisible"):
+        vocab.with_count_nouns({"pies": {"lemma": "pie", "divisible": False}})
+    assert vocab.with_count_nouns({"tarts": {"lemma": "pie", "divisible": True}}).resolve("tarts").divisible
+
+
+def test_declarations_rebuild_the_vocabulary() -> None:
+    """declarations() is a record's vocab: applied to the default it gives the same units (workers rebuild so)."""
+    from adapters.records import vocabulary_for
+
+    vocab = BASE.with_count_nouns(
+        {"pies": {"lemma": "pie", "divisible": True}, "bags": {"lemma": "bag", "divisible": True}, "apples": "apple"}
+    ).with_conventions({"year": "365 day"})
+    rebuilt = vocabulary_for({"vocab": vocab.declarations()})
+    for surface in ("pies", "pie", "bags", "bag", "apples", "box", "items"):
+        a, b = vocab.resolve(surface), rebuilt.resolve(surface)
+        assert (a.lemma, a.scale, a.divisible) == (b.lemma, b.scale, b.divisible), surface
+    assert rebuilt.conventions == vocab.conventions
+
+
+def test_score_on_processes_keeps_divisibility(tmp_path: object) -> None:
+    """Review: score --processes rebuilt workers without the divisible flag (3 correct became refused)."""
+    import json
+    from pathlib import Path
+
+    from evals.scoreboard import score
+
+    graph = {
+        "entities": ["Ana"],
+        "initial_state": [{"entity": "Ana", "quantity": {"unit": "pies", "value": "3/4"}}],
+        "operations": [],
+        "unknown": {"entity": "Ana", "unit": "pies"},
+    }
+    record = {"id": "pie", "format": "math_graph", "input": graph, "expect": {"answer": "3/4", "unit": "pies"}}
+    path = Path(str(tmp_path)) / "pies.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})
+    one = score(path, vocab=vocab, processes=1)
+    two = score(path, vocab=vocab, processes=2)
+    assert one.counts["correct"] == two.counts["correct"] == 1
