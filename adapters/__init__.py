@@ -18,7 +18,7 @@ from adapters.math_graph import (
 )
 from adapters.nouns import auto_count_nouns, count_nouns_of
 from adapters.relational import bind_relations
-from units._numbers import loads_exact as read_json
+from units.exact import loads_exact as read_json
 
 __all__ = [
     "FRACTION_REFERENTS",
@@ -45,7 +45,7 @@ __all__ = [
 
 def __getattr__(name: str) -> str:
     if name == "__version__":  # the distribution's version, read on first use
-        from units._version import distribution_version
+        from units.version import distribution_version
 
         return distribution_version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

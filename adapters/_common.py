@@ -10,8 +10,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from adapters.errors import MathGraphError
-from units._numbers import format_exact, parse_exact
 from units.errors import UnitRefusal, clip
+from units.exact import format_exact, parse_exact
 from verifier.model import BoundEquation, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError
@@ -43,8 +43,8 @@ from verifier import (
     SourceSpanLink,
     SymbolBinding,
 )
-from verifier._expr import parse_expression, rational, symbol
 from verifier.errors import BindingGraphError
+from verifier.expr import parse_expression, rational, symbol
 from verifier.model import SEMANTIC_ROLES, parse_state_index
 
 MAX_TEXT_BYTES: Final[int] = 1_000_000
@@ -282,7 +282,7 @@ def _full(pattern: re.Pattern[str], line: str, where: str) -> re.Match[str]:
 
 
 def _exact_text(raw: str, value: object) -> str:
-    from units._numbers import format_exact
+    from units.exact import format_exact
 
     return raw if re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?|-?[0-9]+/[0-9]+", raw) else format_exact(value)  # type: ignore[arg-type]
 

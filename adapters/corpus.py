@@ -32,8 +32,8 @@ from typing import Final, Literal
 from adapters._common import exact
 from adapters.errors import MathGraphError
 from units import UnitRefusal
-from units._numbers import format_exact, loads_exact
 from units.errors import clip
+from units.exact import format_exact, loads_exact
 
 MAX_SOURCE_BYTES: Final[int] = 256 * 1024 * 1024
 """Largest file :func:`read_records` opens (``input_too_large`` beyond)."""

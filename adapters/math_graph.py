@@ -32,17 +32,17 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from adapters._common import bound_equation, bound_symbol, exact, fields, json_number, name, slug, span
 from adapters.errors import MathGraphError
 from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
-from units._numbers import format_exact
 from units.errors import clip
+from units.exact import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
-from verifier._expr import rational, symbol
 from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
+from verifier.expr import rational, symbol
 from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF
 from verifier.targets import QuestionTargetError, question_form
 

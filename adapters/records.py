@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from adapters._common import fields, name, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
@@ -36,9 +36,9 @@ from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
 from verifier import BindingGraph, BoundEquation, SymbolBinding
-from verifier._expr import symbol
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
+from verifier.expr import symbol
 
 FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", "canonical_text", "equation")
 COUNT_NOUN_MODES: Final[tuple[str, ...]] = ("declared", "auto")
@@ -149,7 +149,7 @@ def bind_record(
     if isinstance(record, dict) and "input" in record and "expect" in record:  # a bundled lane case: unwrap it
         inner = record["input"]
         if isinstance(inner, str) and kind != "canonical_text":
-            from units._numbers import loads_exact
+            from units.exact import loads_exact
 
             try:
                 inner = loads_exact(inner)

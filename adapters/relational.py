@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from adapters._common import bound_equation, bound_symbol, exact, fields, name, slug, span
 from adapters.errors import MathGraphError
-from units._numbers import format_exact
 from units.errors import clip
+from units.exact import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding
-from verifier._expr import rational, symbol
 from verifier.errors import BindingGraphError
+from verifier.expr import rational, symbol
 from verifier.targets import QuestionTargetError, infer_question_form, resolve_state_index
 
 SOURCE_ID: Final[str] = "relations"

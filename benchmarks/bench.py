@@ -730,7 +730,7 @@ def lanes_memory(rounds: int) -> dict[str, Any]:
 def _clear_print_memo() -> None:
     """Empty the expression and span memos, so a round sees each graph for the first time."""
     from adapters import _common
-    from verifier import _expr
+    from verifier import expr as _expr
 
     _expr.clear_memos()
     _common._span.cache_clear()

@@ -16,7 +16,7 @@ __all__ = ["Scoreboard", "score"]
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":  # the distribution's version, read on first use
-        from units._version import distribution_version
+        from units.version import distribution_version
 
         return distribution_version()
     if name in __all__:

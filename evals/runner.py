@@ -62,7 +62,7 @@ def lane_cases(lane: str) -> list[dict[str, object]]:
     if lane not in LANES:
         raise KeyError(f"unknown lane {lane!r}; lanes: {', '.join(LANES)}")
     text = resources.files("evals").joinpath("lanes", f"{lane}.jsonl").read_text(encoding="utf-8")
-    from units._numbers import loads_exact
+    from units.exact import loads_exact
 
     cases = []
     for number, line in enumerate(text.splitlines(), start=1):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from evals.scoring import OUTCOMES, CaseResult, score_record
-from units._numbers import format_exact
+from units.exact import format_exact
 
 if TYPE_CHECKING:
     from adapters.corpus import BadRecord, Record

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from units._numbers import format_exact
+from units.exact import format_exact
 
 if TYPE_CHECKING:
     from adapters.corpus import Record

@@ -21,7 +21,7 @@ __all__ = [
 
 def __getattr__(name: str) -> str:
     if name == "__version__":  # the distribution's version, read on first use
-        from units._version import distribution_version
+        from units.version import distribution_version
 
         return distribution_version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

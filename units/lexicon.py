@@ -26,9 +26,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Final
 
-from units._numbers import JsonNumber, format_exact, loads_exact, parse_exact
 from units.dimension import BASE_DIMENSIONS
 from units.errors import LexiconError, UnitRefusal
+from units.exact import JsonNumber, format_exact, loads_exact, parse_exact
 
 MAX_FILE_BYTES: Final[int] = 8 * 1024 * 1024
 """Largest lexicon or conversions file read (``input_too_large`` beyond)."""
@@ -266,7 +266,7 @@ def _entry_from_row(row: object, where: str) -> LexiconEntry:
 def parse_definition(text: str, *, path: str = "") -> tuple[Fraction, tuple[tuple[str, int], ...]]:
     """Parse a definition such as ``"0.3048 meter"``, ``"231 inch^3"``, ``"1 pound/foot^3"`` or ``"1/100"``.
 
-    Grammar: an exact number (see :func:`units._numbers.parse_exact`), then
+    Grammar: an exact number (see :func:`units.exact.parse_exact`), then
     optionally one space and lemma powers joined by ``*`` with at most one ``/``;
     a power is ``^`` and one signed digit.
 

@@ -20,10 +20,10 @@ from typing import Final
 
 import pint
 
-from units._numbers import parse_exact
 from units._pint import apply_calendar_convention, build_registry, define_base_unit
 from units.dimension import BASE_DIMENSIONS, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
+from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
 from units.nouns import near_misses, noun_forms, noun_lemmas
 

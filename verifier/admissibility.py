@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Final, NamedTuple
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
-from units._numbers import format_exact
 from units.dimension import DIMENSIONLESS
 from units.errors import clip
+from units.exact import format_exact
 from units.vocabulary import check_commensurable
-from verifier._expr import symbol
+from verifier.expr import symbol
 from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding
 from verifier.reasons import REFUSAL_REASONS
 from verifier.roles import roles_of

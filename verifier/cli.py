@@ -70,14 +70,14 @@ def _prog() -> str:
 
 
 def _version() -> str:
-    from units._version import distribution_version
+    from units.version import distribution_version
 
     return distribution_version()
 
 
 def version_text() -> str:
     """``bgverify 0.1.0``, then which distribution provides each import name, warning about any other."""
-    from units._version import DISTRIBUTION, import_name_owners
+    from units.version import DISTRIBUTION, import_name_owners
 
     lines = [f"{_prog()} {_version()}"]
     for name, owners in import_name_owners().items():
@@ -249,7 +249,7 @@ def _count(text: str) -> int:
 def _records(path: Path) -> Iterator[tuple[str, object]]:
     """``(label, record)`` pairs from a JSON, JSONL or canonical-text file."""
     from units import UnitRefusal
-    from units._numbers import loads_exact
+    from units.exact import loads_exact
 
     if not path.exists():
         raise _Usage(f"{path}: no such file")

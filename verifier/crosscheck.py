@@ -31,8 +31,8 @@ from types import MappingProxyType
 from typing import Final
 
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
-from units._numbers import format_exact
 from units.errors import clip
+from units.exact import format_exact
 from verifier.admissibility import ADDITIVE_KINDS, Verdict, check_equation
 from verifier.errors import BindingGraphError
 from verifier.model import BindingGraph, BoundEquation, SymbolBinding
@@ -865,7 +865,7 @@ def _product_dimension(refs: list[object]) -> str:
 
 def _same_factors(ours: Mapping[str, str], theirs: Mapping[str, str]) -> bool:
     """Whether two factor sets are the same exact numbers (``1/100`` equals ``0.01``)."""
-    from units._numbers import parse_exact
+    from units.exact import parse_exact
 
     if set(ours) != set(theirs):
         return False

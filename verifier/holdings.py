@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from units import UnitRef
 from verifier.admissibility import Refusal

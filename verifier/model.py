@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Final, Literal, TypeVar
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
-from units._numbers import parse_exact
 from units.errors import UnitRefusal, clip
-from verifier._expr import check_expression, free_names, is_identifier, parse_expression, print_expression
+from units.exact import parse_exact
 from verifier.errors import BindingGraphError
+from verifier.expr import check_expression, free_names, is_identifier, parse_expression, print_expression
 
 _T = TypeVar("_T")
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from verifier.model import OPERAND_ROLES, BoundEquation, SymbolBinding
 

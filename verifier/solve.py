@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from units import UnitRef, UnitRefusal, UnitVocabulary
-from units._numbers import format_exact
 from units.dimension import DimensionVector
+from units.exact import format_exact
 from units.vocabulary import check_commensurable
-from verifier._expr import EvaluationError, evaluate
 from verifier.admissibility import Refusal, UnitProof, Verdict
+from verifier.expr import EvaluationError, evaluate
 from verifier.model import BindingGraph, BoundEquation
 
 MAX_VALUE_BITS: Final[int] = 100
@@ -502,7 +502,7 @@ def _form(
     """A linear form of ``node``: ``(coefficients by unknown, constant)``; coefficients None when not linear.
 
     Known symbols are substituted (scaled by their frame factors); the additive constant
-    of the top-level sum is scaled by ``literal`` (as :func:`verifier._expr.evaluate` does).
+    of the top-level sum is scaled by ``literal`` (as :func:`verifier.expr.evaluate` does).
 
     Raises:
         EvaluationError: ``division_by_zero`` for a zero denominator.

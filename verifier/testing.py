@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def _exact(value: object) -> Fraction:
     """An expected value as an exact Fraction (SPEC §4 "Numbers"; floats refused here: a test states its value exactly)."""
     from units import UnitRefusal
-    from units._numbers import parse_exact
+    from units.exact import parse_exact
 
     if isinstance(value, float):
         raise TypeError(

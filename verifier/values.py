@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
 from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
-from units._numbers import format_exact
 from units.errors import clip
-from verifier._expr import evaluate, parse_expression, rational
+from units.exact import format_exact
 from verifier.admissibility import Refusal, Verdict, graph_verdicts
 from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError
+from verifier.expr import evaluate, parse_expression, rational
 from verifier.holdings import Holdings
 from verifier.model import BindingGraph, OperationIndex, StateIndex, state_index_text
 from verifier.roles import roles_of

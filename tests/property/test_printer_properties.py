@@ -6,7 +6,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verifier._expr import _print_simple, parse_expression, print_expression
+from verifier.expr import _print_simple, parse_expression, print_expression
 
 _NAMES = st.sampled_from(["a", "b", "q_ana_feet_t0", "op_001__divisor", "Z", "x1", "_u", "op_000_result", "E", "N"])
 _NUMBERS = st.fractions(min_value=-50, max_value=50, max_denominator=12)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
-from units._numbers import MAX_DIGITS, parse_exact
+from units.exact import MAX_DIGITS, parse_exact
 
 _VOCAB = default_vocabulary()
 UNIT_SURFACES = tuple(s for s, e in _VOCAB.lexicon.surfaces() if e.role not in ("dimension_name", "connector"))

@@ -34,8 +34,8 @@ from verifier import (
     Verdict,
     check_equation,
 )
-from verifier._expr import symbol
 from verifier.admissibility import ADDITIVE_KINDS
+from verifier.expr import symbol
 from verifier.model import ADMISSIBILITY_STATUSES, OPERATION_KINDS, QUESTION_FORMS, SEMANTIC_ROLES
 
 SPAN = SourceSpanLink(source_id="t", start=0, end=1)
@@ -412,7 +412,7 @@ _SEED_SCRIPT = textwrap.dedent(
     import sympy
     from verifier import (BindingGraph, BoundEquation, BoundUnknown, OperationIndex,
                           SourceSpanLink, SymbolBinding, check_equation)
-    from verifier._expr import symbol
+    from verifier.expr import symbol
     span = SourceSpanLink(source_id="seed", start=0, end=4)
     ids = ["zeta", "alpha", "mid", "E", "I", "beta", "op_000__multiplicand", "total"]
     units = {"zeta": "feet", "alpha": "inches", "mid": "yard", "beta": "dollars",

@@ -23,7 +23,7 @@ from adapters import (
 )
 from units import UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, OperationIndex, check_equation, verify
-from verifier._expr import evaluate
+from verifier.expr import evaluate
 
 
 def sline(sid: str, entity: str, unit: str, role: str = "quantity") -> str:

@@ -13,7 +13,7 @@ import pytest
 
 import units.vocabulary
 from units import UnitRefusal, UnitVocabulary
-from units._numbers import loads_exact, parse_exact
+from units.exact import loads_exact, parse_exact
 from units.vocabulary import render_unit
 
 HANG_GUARD_SECONDS = 5.0

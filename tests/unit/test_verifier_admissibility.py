@@ -25,7 +25,7 @@ from verifier import (
     Verdict,
     check_equation,
 )
-from verifier._expr import parse_expression
+from verifier.expr import parse_expression
 from verifier.model import OPERATION_KINDS
 from verifier.reasons import REASON_STAGES
 

@@ -14,7 +14,7 @@ import pytest
 import sympy
 
 from verifier import BindingGraphError, BoundEquation, SourceSpanLink
-from verifier._expr import (
+from verifier.expr import (
     MAX_DEPTH,
     MAX_EXPR_CHARS,
     EvaluationError,

@@ -27,7 +27,7 @@ from verifier import (
     SourceSpanLink,
     SymbolBinding,
 )
-from verifier._expr import symbol
+from verifier.expr import symbol
 from verifier.model import (
     ADMISSIBILITY_STATUSES,
     MAX_GRAPH_ITEMS,

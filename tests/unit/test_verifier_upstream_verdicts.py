@@ -21,8 +21,8 @@ import sympy
 
 from adapters._common import upstream_roles, with_roles
 from verifier import BoundEquation, SourceSpanLink, SymbolBinding, Verdict, check_equation
-from verifier._expr import symbol
 from verifier.admissibility import ADDITIVE_KINDS
+from verifier.expr import symbol
 
 OWN_RECORDS = Path(__file__).resolve().parents[1] / "data" / "equation_records.jsonl"
 SPAN = SourceSpanLink(source_id="equation_verdicts", start=0, end=1)

@@ -31,3 +31,6 @@ def import_name_owners() -> dict[str, list[str]]:
 
     owners = packages_distributions()
     return {name: sorted(set(owners.get(name, []))) for name in IMPORT_NAMES}
+
+
+__all__ = ["DISTRIBUTION", "IMPORT_NAMES", "distribution_version", "import_name_owners"]

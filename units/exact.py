@@ -1,7 +1,7 @@
 """Exact numbers from text: our own small grammar, never ``float``, ``eval`` or ``sympify``.
 
-Shared by the lexicon loader here and by ``verifier`` (fact values) and
-``adapters`` (JSON inputs).  Imports nothing but the standard library and
+Public: shared by the lexicon loader here, by ``verifier`` (fact values), ``adapters``
+(JSON inputs) and ``evals``; use it to read and print exact values the way this library does.  Imports nothing but the standard library and
 :mod:`units.errors`.
 
 Grammar (SPEC §8, pitfalls in §11)::
@@ -178,3 +178,6 @@ def loads_exact(text: str) -> object:
         ) from None
     except RecursionError:
         raise UnitRefusal("input_too_large", "JSON nested too deeply", text[:40]) from None
+
+
+__all__ = ["MAX_DIGITS", "MAX_FLOAT_DIGITS", "JsonNumber", "format_exact", "loads_exact", "parse_exact"]

@@ -10,7 +10,7 @@ Grammar::
     unary  := "-" unary | power
     power  := atom ("**" INT)?          |INT| <= MAX_EXPONENT
     atom   := NUMBER | IDENT | "(" expr ")"
-    NUMBER := digits ("." digits)?       at most units._numbers.MAX_DIGITS digits
+    NUMBER := digits ("." digits)?       at most units.exact.MAX_DIGITS digits
     IDENT  := [A-Za-z_][A-Za-z0-9_]*     at most MAX_IDENT_CHARS characters
 
 Anything else — calls, attributes, strings, brackets, ``^`` — is ``unsafe_expression``.
@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:
     import sympy
 else:
-    from verifier._lazy import sympy
+    from verifier.lazy import sympy
 
-from units._numbers import MAX_DIGITS, parse_exact
 from units.errors import UnitRefusal
+from units.exact import MAX_DIGITS, parse_exact
 from verifier.errors import BindingGraphError
 
 MAX_EXPR_CHARS: Final[int] = 4096
@@ -212,7 +212,7 @@ def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
             ``unsafe_expression`` (anything outside the grammar, e.g. ``__import__('os')``,
             ``x.real``, ``'a'``); ``input_too_large`` (over :data:`MAX_EXPR_CHARS`
             characters, :data:`MAX_DEPTH` nesting, :data:`MAX_EXPONENT`, or
-            :data:`units._numbers.MAX_DIGITS` digits).
+            :data:`units.exact.MAX_DIGITS` digits).
     """
     if not isinstance(text, str):
         raise BindingGraphError("malformed_input", f"an expression must be a string, found {type(text).__name__}", path)
@@ -447,3 +447,22 @@ def clear_memos() -> None:
     _printed.cache_clear()
     _free_names.cache_clear()
     _CHECKED.clear()
+
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_EXPONENT",
+    "MAX_EXPR_CHARS",
+    "MAX_IDENT_CHARS",
+    "PRINT_MEMO_SIZE",
+    "EvaluationError",
+    "check_expression",
+    "clear_memos",
+    "evaluate",
+    "free_names",
+    "is_identifier",
+    "parse_expression",
+    "print_expression",
+    "rational",
+    "symbol",
+]

@@ -1,6 +1,6 @@
 """Modules imported on first use, so that ``import verifier`` stays fast (SPEC §10; sympy alone takes about 0.13 s).
 
-``from verifier._lazy import sympy`` gives an object that imports sympy the first time
+``from verifier.lazy import sympy`` gives an object that imports sympy the first time
 one of its attributes is read, then serves every attribute as a plain read.  Modules
 annotate with the real module under ``TYPE_CHECKING``.
 """
