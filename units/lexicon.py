@@ -128,11 +128,6 @@ class Conversion:
     axis: str | None = None
     source: str = ""
 
-    @property
-    def is_base(self) -> bool:
-        """True for the reference lemma of a registry dimension."""
-        return self.base_dimension is not None
-
 
 @dataclass(frozen=True, slots=True)
 class Discrepancy:

@@ -1,7 +1,8 @@
 """The closed refusal vocabulary (SPEC §6), one reason per line with the stage that raises it.
 
 Imports only :mod:`units.errors` (for the unit-level reasons).  Adding a reason is
-a deliberate change: ``tests/unit/test_verifier_reasons.py`` pins the set.
+a deliberate change: ``tests/unit/test_public_api.py`` pins the set, and checks that every
+unit-level reason (:data:`units.errors.UNIT_REASONS`) is documented here.
 """
 
 from __future__ import annotations
@@ -50,28 +51,3 @@ REASON_STAGES: Final[dict[str, str]] = {
 
 REFUSAL_REASONS: Final[frozenset[str]] = frozenset(REASON_STAGES) | UNIT_REASONS
 """Every reason any stage may refuse with.  A closed set: see :data:`REASON_STAGES`."""
-
-ADMISSIBILITY_REASONS: Final[frozenset[str]] = frozenset(
-    {
-        "unit_mismatch",
-        "unknown_unit",
-        "unit_unbound",
-        "unknown_symbol",
-        "unknown_operation",
-        "operand_arity",
-        "rate_form_invalid",
-    }
-)
-"""The upstream admissibility reasons (ADR-0134)."""
-
-QUESTION_TARGET_REASONS: Final[frozenset[str]] = frozenset(
-    {
-        "not_a_math_problem_graph",
-        "unknown_entity_not_in_entities",
-        "apply_rate_unit_mismatch",
-        "unmappable_question_form",
-    }
-)
-"""The upstream question-target reasons (ADR-0135)."""
-
-assert frozenset(REASON_STAGES) >= UNIT_REASONS, "every unit reason is documented here"
