@@ -49,3 +49,8 @@ def __getattr__(name: str) -> str:
 
         return distribution_version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__`` and ``__version__``), not the submodules imported on the way."""
+    return sorted({*__all__, "__version__"})

@@ -394,3 +394,11 @@ def _single_state(entity: str, by_id: dict[str, SymbolBinding], where: str) -> s
     if len(owned) > 1:
         raise MathGraphError("ambiguous_reference", f"{entity} owns several states: {', '.join(owned)}", where)
     return owned[0]
+
+
+__all__ = [
+    "MAX_LINES",
+    "MAX_TEXT_BYTES",
+    "RecordedVerdict",
+    "parse_canonical_text",
+]

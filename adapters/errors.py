@@ -13,3 +13,8 @@ class MathGraphError(TypedRefusalError):
     ``division_by_zero`` (and the question-target reasons) for a graph whose meaning
     cannot be bound.  ``path`` names the field, e.g. ``"operations[2].operand.factor"``.
     """
+
+
+__all__ = [
+    "MathGraphError",
+]

@@ -890,4 +890,5 @@ __all__ = [
     "Unknown",
     "bind_math_problem_graph",
     "graph_from_dict",
+    "unit_surfaces",
 ]

@@ -297,3 +297,16 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             "malformed_input", "an admitted record needs unit_proof, a refused one a reason", "hand_rolled"
         )
     return equation, symbols, theirs
+
+
+__all__ = [
+    "COUNT_NOUN_MODES",
+    "FORMATS",
+    "RECORD_METADATA",
+    "BoundRecord",
+    "bind_equation_record",
+    "bind_record",
+    "detect_format",
+    "equation_from_record",
+    "vocabulary_for",
+]

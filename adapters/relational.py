@@ -246,3 +246,12 @@ def _eq(
     lhs: str, rhs: sympy.Expr, kind: str, label: str, roles: dict[str, str], *, literal_unit: str | None = None
 ) -> BoundEquation:
     return bound_equation(SOURCE_ID, lhs, rhs, kind=kind, label=label, roles=roles, literal_unit=literal_unit)
+
+
+__all__ = [
+    "INTRODUCED_BY",
+    "MAX_RELATIONS",
+    "RELATION_KINDS",
+    "SOURCE_ID",
+    "bind_relations",
+]

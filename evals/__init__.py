@@ -24,3 +24,8 @@ def __getattr__(name: str) -> Any:
 
         return getattr(scoreboard, name)
     raise AttributeError(f"module 'evals' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__`` and ``__version__``), not the submodules imported on the way."""
+    return sorted({*__all__, "__version__"})

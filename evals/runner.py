@@ -129,3 +129,15 @@ def results_json(results: list[LaneResult]) -> str:
         "cases": [{k: v for k, v in c.to_json().items() if k != "seconds"} for r in results for c in r.results],
     }
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False)
+
+
+__all__ = [
+    "LANES",
+    "SLOW_SECONDS",
+    "LaneResult",
+    "format_table",
+    "lane_cases",
+    "results_json",
+    "run_case",
+    "run_lanes",
+]

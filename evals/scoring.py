@@ -236,3 +236,11 @@ def _category(record: Record) -> str:
     verdict = check_equation(equation, symbols, vocab)
     category, _ = classify(verdict, theirs, equation, symbols, vocab=vocab)
     return category
+
+
+__all__ = [
+    "OUTCOMES",
+    "RECORD_FIELDS",
+    "CaseResult",
+    "score_record",
+]

@@ -100,3 +100,9 @@ class DimensionVector:
 
 
 DIMENSIONLESS: Final[DimensionVector] = DimensionVector((0, 0, 0, 0, 0, 0))
+
+__all__ = [
+    "BASE_DIMENSIONS",
+    "DIMENSIONLESS",
+    "DimensionVector",
+]

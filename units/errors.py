@@ -117,3 +117,12 @@ def clip(value: object, limit: int = 80) -> str:
     except Exception:  # a message must never crash and hide the refusal
         return f"<{type(value).__name__}>"
     return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} chars)"
+
+
+__all__ = [
+    "UNIT_REASONS",
+    "LazyDetailRefusal",
+    "LexiconError",
+    "UnitRefusal",
+    "clip",
+]

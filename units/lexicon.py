@@ -644,3 +644,22 @@ def _exact_edge(conversions: Mapping[str, Conversion], src: str, dst: str) -> tu
 def _total_offset(conversions: Mapping[str, Conversion], lemma: str) -> Fraction:
     conv = conversions[lemma]
     return conv.offset if conv.offset and len(conv.of) == 1 else Fraction(0)
+
+
+__all__ = [
+    "CONVERSIONS_FILE",
+    "FLOAT_TOLERANCE",
+    "LEXICON_FILE",
+    "MAX_FIELD_CHARS",
+    "MAX_FILE_BYTES",
+    "MAX_FLOAT_EXPONENT",
+    "Conversion",
+    "Discrepancy",
+    "Lexicon",
+    "LexiconEntry",
+    "format_decimal",
+    "load_embedded",
+    "load_lexicon",
+    "parse_definition",
+    "root_scale",
+]

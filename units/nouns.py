@@ -327,3 +327,21 @@ def near_misses(
         if hit is not None:
             out.append((noun, hit))
     return out
+
+
+__all__ = [
+    "IRREGULAR_PLURALS",
+    "LONG_WORD_CHARS",
+    "MIN_NEAR_MISS_CHARS",
+    "UNCHANGED_PLURALS",
+    "edit_distance",
+    "lemma_id",
+    "near_misses",
+    "noun_forms",
+    "noun_lemmas",
+    "one_edit_apart",
+    "plural_forms",
+    "singular_candidates",
+    "singular_keys",
+    "typo_apart",
+]

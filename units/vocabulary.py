@@ -990,3 +990,16 @@ def default_vocabulary() -> UnitVocabulary:
             lexicon = load_embedded()
             _DEFAULT = UnitVocabulary(_Parts(lexicon, lexicon.conversions, (), ()))
         return _DEFAULT
+
+
+__all__ = [
+    "DERIVED_CACHE_SIZE",
+    "MAX_SURFACE_CHARS",
+    "PER",
+    "RESERVED_NAMES",
+    "UnitRef",
+    "UnitVocabulary",
+    "check_commensurable",
+    "default_vocabulary",
+    "render_unit",
+]

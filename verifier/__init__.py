@@ -82,4 +82,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public names (``__all__`` and ``__version__``), not the submodules imported on the way."""
+    return sorted({*__all__, "__version__"})

@@ -913,3 +913,15 @@ def _fraction_portion(
         raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")
     parts = [(state, "state", state.dimension, _ONE), *((share, "scalar", DIMENSIONLESS, _ONE) for share in shares)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), state.ref, state.dimension, lhs_ref)
+
+
+__all__ = [
+    "ADDITIVE_KINDS",
+    "ProofOperand",
+    "Refusal",
+    "UnitProof",
+    "Verdict",
+    "check_equation",
+    "graph_verdicts",
+    "remember_verdicts",
+]

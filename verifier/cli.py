@@ -75,7 +75,7 @@ def _version() -> str:
     return distribution_version()
 
 
-def version_text() -> str:
+def _version_text() -> str:
     """``bgverify 0.1.0``, then which distribution provides each import name, warning about any other."""
     from units.version import DISTRIBUTION, import_name_owners
 
@@ -98,7 +98,7 @@ class _VersionAction(argparse.Action):
     def __call__(
         self, parser: argparse.ArgumentParser, namespace: object, values: object, option: object = None
     ) -> None:
-        sys.stdout.write(version_text() + "\n")
+        sys.stdout.write(_version_text() + "\n")
         parser.exit()
 
 
@@ -599,3 +599,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+__all__ = [
+    "main",
+]

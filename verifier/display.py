@@ -140,3 +140,14 @@ def unit_proof_latex(proof: UnitProof, labels: Mapping[str, str] | None = None) 
     lhs = _latex_text(names.get(proof.lhs_symbol_id, proof.lhs_symbol_id))
     unit = f"\\quad [{_latex_text(proof.result_unit)}]" if proof.result_unit else ""
     return f"${lhs} = {body}{unit}$"
+
+
+__all__ = [
+    "crosscheck_html",
+    "graph_report_html",
+    "relabel",
+    "table",
+    "unit_proof_html",
+    "unit_proof_latex",
+    "verdict_html",
+]

@@ -36,3 +36,9 @@ class BindingGraphError(TypedRefusalError):
     ``reason`` is ``malformed_input``, ``unsafe_expression``, ``input_too_large`` or
     ``division_by_zero`` (a literal zero divisor in an expression).
     """
+
+
+__all__ = [
+    "BindingGraphError",
+    "TypedRefusalError",
+]

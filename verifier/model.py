@@ -934,3 +934,27 @@ def _build(factory: Callable[..., _T], path: str, **kwargs: object) -> _T:
         raise BindingGraphError(exc.reason, exc.detail, f"{path}.{exc.path}" if exc.path else path) from None
     except TypeError as exc:  # a wrong type reaching sympy or a comparison
         raise _fail(f"wrong type: {exc}", path) from None
+
+
+__all__ = [
+    "ADMISSIBILITY_STATUSES",
+    "MAX_GRAPH_ITEMS",
+    "MAX_TEXT_CHARS",
+    "OPERAND_ROLES",
+    "OPERATION_KINDS",
+    "QUESTION_FORMS",
+    "SEMANTIC_ROLES",
+    "STATE_INDEX_LABELS",
+    "UNVERIFIED_PROOF",
+    "BindingGraph",
+    "BoundConstraint",
+    "BoundEquation",
+    "BoundFact",
+    "BoundUnknown",
+    "OperationIndex",
+    "SourceSpanLink",
+    "SymbolBinding",
+    "find_cycle",
+    "parse_state_index",
+    "state_index_text",
+]

@@ -307,3 +307,19 @@ def bgverify_verify(
         return report_of(subject, vocab=bgverify_vocabulary, count_nouns=mode)
 
     return run
+
+
+__all__ = [
+    "COUNT_NOUN_CHOICES",
+    "POLICY_CHOICES",
+    "UNEXPECTED_CHOICES",
+    "LaneFailure",
+    "LaneFile",
+    "LaneItem",
+    "bgverify_verify",
+    "bgverify_vocabulary",
+    "pytest_addoption",
+    "pytest_collect_file",
+    "pytest_configure",
+    "pytest_terminal_summary",
+]

@@ -51,3 +51,8 @@ REASON_STAGES: Final[dict[str, str]] = {
 
 REFUSAL_REASONS: Final[frozenset[str]] = frozenset(REASON_STAGES) | UNIT_REASONS
 """Every reason any stage may refuse with.  A closed set: see :data:`REASON_STAGES`."""
+
+__all__ = [
+    "REASON_STAGES",
+    "REFUSAL_REASONS",
+]

@@ -158,3 +158,14 @@ def resolve_target(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabu
             f"the unknown records form {unknown.question_form!r} but the graph implies {form!r}",
         )
     return QuestionTarget(binding.entity, unknown.expected_unit or binding.unit, unknown.state_index, form)
+
+
+__all__ = [
+    "QuestionTarget",
+    "QuestionTargetError",
+    "entities",
+    "infer_question_form",
+    "question_form",
+    "resolve_state_index",
+    "resolve_target",
+]
