@@ -23,6 +23,20 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
+OPERATION_KIND_NAMES = (
+    "add",
+    "subtract",
+    "transfer",
+    "multiply",
+    "divide",
+    "apply_rate",
+    "compare_additive",
+    "compare_multiplicative",
+    "unit_partition",
+    "fraction_portion",
+)
+"""The ten operation kinds (verifier.model.OPERATION_KINDS, kept here so --help needs no import of the model)."""
+
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """Largest input file ``check`` reads."""
 
@@ -222,15 +236,32 @@ def _parser() -> argparse.ArgumentParser:
         help="a live reference, (equation, symbols) -> proof string | reason, imported from the current environment",
     )
     cross.add_argument(
-        "--fuzz", type=int, metavar="N", help="with --against and no FILE: equations to draw (default 1000)"
+        "--fuzz",
+        type=int,
+        metavar="N",
+        help="with --against and no FILE: equations to draw (default 1000; a repeat is counted once, so the"
+        " report may hold fewer pairs)",
     )
     cross.add_argument("--seed", type=int, default=0, metavar="S", help="the fuzz run's seed (default 0)")
     cross.add_argument(
-        "--kind", action="append", metavar="KIND", help="fuzz only this operation kind (repeatable; default all ten)"
+        "--kind",
+        action="append",
+        choices=OPERATION_KIND_NAMES,
+        metavar="KIND",
+        help=f"fuzz only this operation kind (repeatable; default all ten: {', '.join(OPERATION_KIND_NAMES)})",
+    )
+    cross.add_argument(
+        "--fail-on-disagreement",
+        action="store_true",
+        help="exit 1 when any pair blames a side (theirs_* or ours_*) or is unclassified, not only on unclassified",
     )
     cross.add_argument("--json", action="store_true", help="print the report as JSON")
     cross.add_argument(
-        "--examples", type=_count, default=2, metavar="N", help="examples shown per category (default 2)"
+        "--examples",
+        type=_count,
+        default=2,
+        metavar="N",
+        help="examples shown per category of a FILE (default 2); a fuzz run shows each category's smallest one",
     )
     return parser
 
@@ -433,12 +464,19 @@ def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _write_report(report: CrosscheckReport, args: argparse.Namespace, out: TextIO) -> int:
-    """Print a cross-check report (``--json`` or the table); exit 1 when a pair is unclassified."""
+    """Print a cross-check report (``--json`` or the table).
+
+    Exit 1 when a pair is unclassified, or, with ``--fail-on-disagreement``, when any pair's
+    category blames a side (:attr:`verifier.crosscheck.Category.wrong`); else 0.
+    """
+    from verifier.crosscheck import CATEGORY_INFO
+
     if args.json:
         out.write(json.dumps(report.to_json(), sort_keys=True, indent=2, ensure_ascii=False) + "\n")
     else:
         out.write(report.table(examples=args.examples) + "\n")
-    return 1 if report.unclassified else 0
+    blamed = any(n and CATEGORY_INFO[c].wrong in ("theirs", "ours", "unknown") for c, n in report.counts.items())
+    return 1 if report.unclassified or (args.fail_on_disagreement and blamed) else 0
 
 
 def _fuzz(against: Callable[..., object], args: argparse.Namespace, out: TextIO) -> int:

@@ -86,14 +86,14 @@ CATEGORY_INFO: Final[Mapping[str, Category]] = {
         _category(
             "theirs_admits_container_as_items",
             "theirs",
-            "theirs counts containers of unstated size as items",
+            "theirs counts containers of unstated size as items (or people, or another noun)",
             "containers without a fixed size (box, bag, crate) do not convert to items",
             "SPEC §3 Registry",
         ),
         _category(
             "theirs_merges_count_kinds",
             "theirs",
-            "theirs adds different count kinds (people and mice, apples and oranges)",
+            "theirs adds different count kinds (people and mice, apples and oranges, a bag and a box)",
             "each count lemma, and each declared count noun, is its own kind",
             "SPEC §3 Registry",
         ),
@@ -1208,7 +1208,7 @@ def fuzz(
     Raises:
         BindingGraphError: ``malformed_input`` for a reference that is not callable, a
             ``max_examples`` or ``seed`` that is not an int in range, or no kinds.
-        ImportError: hypothesis is not installed (``pip install 'binding-graph-verifier[test]'``).
+        ImportError: hypothesis is not installed (a dependency of the package: ``pip install hypothesis``).
     """
     call = as_reference(theirs)
     max_examples = _whole(max_examples, "max_examples", 1, 1_000_000)

@@ -21,8 +21,8 @@ Importing this module registers :func:`math_problem_graphs` and :func:`binding_g
 for ``st.from_type(MathProblemGraph)`` and ``st.from_type(BindingGraph)``.
 
 Raises:
-    ImportError: on import, when hypothesis is not installed (it is an optional
-        dependency: ``pip install 'binding-graph-verifier[test]'``).
+    ImportError: on import, when hypothesis is not installed (a dependency of the
+        package since the fuzzing cross-check; an environment may still lack it).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ try:
     from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised only without hypothesis
     raise ImportError(
-        "verifier.strategies needs hypothesis, an optional dependency: pip install 'binding-graph-verifier[test]'"
+        "verifier.strategies needs hypothesis (a dependency of binding-graph-verifier): pip install hypothesis"
     ) from exc
 
 from adapters.math_graph import (

@@ -235,8 +235,9 @@ class GraphReport:
         answers = "; ".join(
             f"{k} = {a}" if isinstance(a, Answer) else f"{k} refused {a.reason}" for k, a in self.answers.items()
         )
+        equations = f"{len(self.verdicts)} equation{'' if len(self.verdicts) == 1 else 's'}"
         return (
-            f"GraphReport({len(self.verdicts)} equations, {admitted} admitted; "
+            f"GraphReport({equations}, {admitted} admitted; "
             f"{len(self.values)} values, {len(self.refusals)} refused; answers: {answers or 'none'})"
         )
 

@@ -34,6 +34,6 @@ def test_readme_notebook_snippet_runs() -> None:
     namespace: dict[str, object] = {}
     exec(compile(snippet, "README.md", "exec"), namespace)  # noqa: S102 - our own README, a test of the docs
     report = namespace["report"]
-    assert repr(report).startswith("GraphReport(1 equations, 1 admitted;")
+    assert repr(report).startswith("GraphReport(1 equation, 1 admitted;")
     assert str(report.answers["unknown_nia_apples"]) == "15 apples"  # type: ignore[attr-defined]
     assert namespace["vocab"].factor("mile", "meter").numerator == 201168  # type: ignore[attr-defined]

@@ -542,3 +542,28 @@ def test_against_refuses_layouts_it_cannot_judge(tmp_path: Path) -> None:
     path.write_text("S a A.m quantity entity=A unit=m span=t[0:1] by=lane\n")
     with pytest.raises(MathGraphError, match="equation-verdict records only"):
         crosscheck_file(path, against=agrees)
+
+
+def test_cli_kind_choices_are_the_model_kinds(capsys: pytest.CaptureFixture[str]) -> None:
+    """--kind takes the ten kinds only (a typo would fuzz unknown_operation and pass green)."""
+    from verifier.cli import OPERATION_KIND_NAMES
+    from verifier.model import OPERATION_KINDS
+
+    assert OPERATION_KIND_NAMES == OPERATION_KINDS
+    with pytest.raises(SystemExit) as info:
+        _cli(["crosscheck", "--against", "json:loads", "--kind", "frobnicate"])
+    assert info.value.code == 2
+    assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+
+
+def test_cli_fail_on_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worked run exits 0 (nothing unclassified), 1 with --fail-on-disagreement (theirs is wrong)."""
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)
+    monkeypatch.syspath_prepend(str(root))
+    argv = ["crosscheck", "--against", "examples.naive_admissibility:check", "--kind", "add", "--fuzz", "100"]
+    assert _cli(argv)[0] == 0
+    assert _cli([*argv, "--fail-on-disagreement"])[0] == 1
+    agreeing = ["crosscheck", "--against", "test_crosscheck_fuzz:agrees", "--fuzz", "50", "--fail-on-disagreement"]
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    assert _cli(agreeing)[0] == 0
