@@ -723,7 +723,8 @@ class _Binder:
                 raise MathGraphError("malformed_input", "compare_multiplicative takes a factor", where)
             reference = self.held_one(ref, where)
             own = self.held_one(actor, where) if reference is None else self.current(actor, reference[1])
-            if reference is not None and own is None and any(owner == actor for owner, _ in self.state):
+            ref_kind = self.kind(reference[1]) if reference is not None else None
+            if reference is not None and any(owner == actor and kind != ref_kind for owner, kind in self.state):
                 raise MathGraphError(
                     "ambiguous_reference",
                     f"{actor} holds other kinds than {ref}'s {reference[1]}: 'as many' could mean either",

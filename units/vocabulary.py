@@ -349,7 +349,7 @@ class UnitVocabulary:
                     lemma,
                     path,
                 )
-            if lemma in self._parts.divisible and surface in specs_false:
+            if lemma in divisible | self._parts.divisible and surface in specs_false:
                 raise UnitRefusal("malformed_input", f"{lemma!r} is already declared divisible", surface, path)
             if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
                 raise UnitRefusal(

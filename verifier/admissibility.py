@@ -661,8 +661,8 @@ def _multiply(
     eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
 ) -> UnitProof:
     states = [op for op in deps if not _is_scalar(op)]
-    if len(states) > 1:
-        bearing = [op for op in states if op.dimension != DIMENSIONLESS]
+    if len(states) > 1:  # unit-bearing by kind: item_per_box is dimensionless in six axes, but no pure number
+        bearing = [op for op in states if op.ref is not None and op.ref.kind != ()]
         if len(bearing) > 1:
             return _product(eq, deps, bearing, lhs_ref)
         states = bearing or states[:1]

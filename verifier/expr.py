@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
@@ -156,6 +155,7 @@ class _Parser:
         return self.power()
 
     def power(self) -> sympy.Expr:
+        start = len(self.seen)
         base = self.atom()
         if self.peek() == ("op", "**"):
             self.take()
@@ -169,6 +169,8 @@ class _Parser:
             if len(text) > 2 or int(text) > MAX_EXPONENT:
                 raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", self.path)
             check_expression(base, path=self.path)  # bound the base first: ((9**3)**3)**3... must not grow unchecked
+            if sign < 0:  # a negative power divides by its base
+                self.divided.extend(self.seen[start:])
             if self.written:
                 return sympy.Pow(base, sign * int(text), evaluate=False)
             return base ** (sign * int(text))
@@ -224,7 +226,7 @@ def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
     value = parser.expr()
     if parser.peek() is not None:
         raise BindingGraphError("malformed_input", f"unexpected {parser.peek()[1]!r} after the expression", path)  # type: ignore[index]
-    if _divided_and_multiplied(parser) or free_names(value) != parser.names:
+    if _divided_and_multiplied(parser, value) or free_names(value) != parser.names:
         # sympy's automatic evaluation may cancel what was written (q*z/z, q + w - w, and
         # a*b*b/b, whose /b must still be checked for zero): every symbol written is a
         # dependency that is checked, so keep the expression as written.
@@ -234,12 +236,22 @@ def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
     return value
 
 
-def _divided_and_multiplied(parser: _Parser) -> bool:
-    """Whether a name is written in a divisor and elsewhere too (``a*b*b/b``): sympy would cancel a checked ``/b``."""
+def _divided_and_multiplied(parser: _Parser, value: sympy.Expr) -> bool:
+    """Whether sympy's evaluation lost a division by a written name (``a*b*b/b``, ``q/(1/k)``, ``q*k**2*k**-1``).
+
+    A name written in a divisor (after ``/`` or under a negative power) must still divide
+    the evaluated expression, or its zero would never be checked.
+    """
     if not parser.divided:
         return False
-    divided = Counter(parser.divided)
-    return any(Counter(parser.seen)[name] > count for name, count in divided.items())
+    dividing = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, sympy.Pow) and isinstance(node.base, sympy.Symbol) and node.exp.is_negative:
+            dividing.add(node.base.name)
+        stack.extend(node.args)
+    return bool(set(parser.divided) - dividing)
 
 
 def check_expression(expr: object, *, path: str = "") -> None:
