@@ -17,25 +17,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
+from verifier.kinds import OPERATION_KINDS
+
 if TYPE_CHECKING:
     from evals.scoreboard import Scoreboard
     from verifier.crosscheck import CrosscheckReport
 
 _T = TypeVar("_T")
-
-OPERATION_KIND_NAMES = (
-    "add",
-    "subtract",
-    "transfer",
-    "multiply",
-    "divide",
-    "apply_rate",
-    "compare_additive",
-    "compare_multiplicative",
-    "unit_partition",
-    "fraction_portion",
-)
-"""The ten operation kinds (verifier.model.OPERATION_KINDS, kept here so --help needs no import of the model)."""
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """Largest input file ``check`` reads."""
@@ -246,9 +234,9 @@ def _parser() -> argparse.ArgumentParser:
     cross.add_argument(
         "--kind",
         action="append",
-        choices=OPERATION_KIND_NAMES,
+        choices=OPERATION_KINDS,
         metavar="KIND",
-        help=f"fuzz only this operation kind (repeatable; default all ten: {', '.join(OPERATION_KIND_NAMES)})",
+        help=f"fuzz only this operation kind (repeatable; default all ten: {', '.join(OPERATION_KINDS)})",
     )
     cross.add_argument(
         "--fail-on-disagreement",

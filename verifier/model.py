@@ -30,6 +30,7 @@ from units.errors import UnitRefusal, clip
 from units.exact import parse_exact
 from verifier.errors import BindingGraphError
 from verifier.expr import check_expression, free_names, is_identifier, parse_expression, print_expression
+from verifier.kinds import OPERATION_KINDS
 
 _T = TypeVar("_T")
 
@@ -41,19 +42,7 @@ SEMANTIC_ROLES: Final[frozenset[str]] = frozenset(
 ADMISSIBILITY_STATUSES: Final[frozenset[str]] = frozenset({"admitted", "pending", "refused"})
 QUESTION_FORMS: Final[frozenset[str]] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
 STATE_INDEX_LABELS: Final[frozenset[str]] = frozenset({"initial", "terminal"})
-OPERATION_KINDS: Final[tuple[str, ...]] = (
-    "add",
-    "subtract",
-    "transfer",
-    "multiply",
-    "divide",
-    "apply_rate",
-    "compare_additive",
-    "compare_multiplicative",
-    "unit_partition",
-    "fraction_portion",
-)
-"""The ten operation kinds (ADR-0115, SPEC §4)."""
+
 
 OPERAND_ROLES: Final[frozenset[str]] = frozenset(
     {"state", "operand", "scalar", "divisor", "rate", "quantity", "reference", "chunk", "share"}
