@@ -98,6 +98,7 @@ class _Parts:
     count_nouns: tuple[tuple[str, str], ...]
     conventions: tuple[tuple[str, str], ...]
     divisible: frozenset[str] = frozenset()
+    indivisible: frozenset[str] = frozenset()  # lemmas declared "divisible": false, so never divisible later
 
 
 def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, object], set[str], set[object]]:
@@ -163,7 +164,7 @@ class UnitVocabulary:
         """Build the registry and resolve every lexicon surface eagerly (private: use the factories)."""
         self._parts = parts
         self._lock = threading.Lock()
-        self._derived: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], UnitVocabulary] = {}
+        self._derived: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]], UnitVocabulary] = {}
         self._noun_base: UnitVocabulary | None = None
         self._defined: set[str] = set(parts.conversions)  # unit names defined in this vocabulary's registry
         _check_definitions(parts.conversions)
@@ -327,6 +328,15 @@ class UnitVocabulary:
         if len(nouns) > 10_000:
             raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(nouns))
         specs, divisible, specs_false = _divisible_specs(nouns)  # type: ignore[arg-type]
+        whole: set[str] = {lemma for surface in specs_false if isinstance(lemma := specs[surface], str)}
+        clash = (divisible | self._parts.divisible) & (whole | self._parts.indivisible)
+        if clash:
+            raise UnitRefusal(
+                "malformed_input",
+                "declared both divisible and not divisible (one kind is one or the other)",
+                sorted(clash),
+                "count_nouns",
+            )
         table = dict(self._parts.conversions)
         declared = dict(self._parts.count_nouns)
         new_lemmas = {lemma for _, lemma in self._parts.count_nouns}
@@ -349,8 +359,7 @@ class UnitVocabulary:
                     lemma,
                     path,
                 )
-            if lemma in divisible | self._parts.divisible and surface in specs_false:
-                raise UnitRefusal("malformed_input", f"{lemma!r} is already declared divisible", surface, path)
+
             if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
                 raise UnitRefusal(
                     "malformed_input",
@@ -396,13 +405,14 @@ class UnitVocabulary:
             declared[surface] = lemma
         key = tuple(sorted(declared.items()))
         divisible |= self._parts.divisible
-        cache_key = (key, tuple(sorted(divisible)))
+        indivisible = frozenset(whole) | self._parts.indivisible
+        cache_key = (key, tuple(sorted(divisible)), tuple(sorted(indivisible)))
         with self._lock:
             cached = self._derived.get(cache_key)
         if cached is not None:
             return cached
         _check_definitions(table)  # the checks a fresh build makes: no base-dimension or reserved names
-        parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions, frozenset(divisible))
+        parts = _Parts(self._parts.lexicon, table, key, self._parts.conventions, frozenset(divisible), indivisible)
         derived = self._derive(parts, {s: lem for s, lem in key if (s, lem) not in self._parts.count_nouns})
         with self._lock:
             if len(self._derived) >= DERIVED_CACHE_SIZE:
@@ -445,7 +455,10 @@ class UnitVocabulary:
         """
         nouns: dict[str, object] = {}
         for surface, lemma in self._parts.count_nouns:
-            nouns[surface] = {"lemma": lemma, "divisible": True} if lemma in self._parts.divisible else lemma
+            if lemma in self._parts.divisible or lemma in self._parts.indivisible:
+                nouns[surface] = {"lemma": lemma, "divisible": lemma in self._parts.divisible}
+            else:
+                nouns[surface] = lemma
         declared = {lemma for _, lemma in self._parts.count_nouns}
         for lemma in sorted(self._parts.divisible - declared):
             nouns[lemma] = {"lemma": lemma, "divisible": True}
@@ -663,6 +676,7 @@ class UnitVocabulary:
                 self._parts.count_nouns,
                 ((anchor.lemma, amount_text),),
                 self._parts.divisible,
+                self._parts.indivisible,
             )
         )
 

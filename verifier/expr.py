@@ -91,6 +91,7 @@ class _Parser:
         self.names: set[str] = set()
         self.seen: list[str] = []  # every name, each time it is written
         self.divided: list[str] = []  # the names written in a divisor
+        self.compound_divisor = False  # a divisor that is an expression, (b - 12) or (1/k): sympy may cancel it whole
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else None
@@ -132,6 +133,7 @@ class _Parser:
             right = self.unary()
             if tok[1] == "/":
                 self.divided.extend(self.seen[start:])
+                self.compound_divisor = self.compound_divisor or not _plain_product(right)
             if tok[1] == "/" and isinstance(right, sympy.Rational) and right == 0:
                 raise BindingGraphError("division_by_zero", "division by the literal 0", self.path)
             if self.written:
@@ -171,6 +173,7 @@ class _Parser:
             check_expression(base, path=self.path)  # bound the base first: ((9**3)**3)**3... must not grow unchecked
             if sign < 0:  # a negative power divides by its base
                 self.divided.extend(self.seen[start:])
+                self.compound_divisor = self.compound_divisor or not _plain_product(base)
             if self.written:
                 return sympy.Pow(base, sign * int(text), evaluate=False)
             return base ** (sign * int(text))
@@ -236,14 +239,34 @@ def parse_expression(text: object, *, path: str = "") -> sympy.Expr:
     return value
 
 
+def _plain_product(expr: sympy.Expr) -> bool:
+    """A product of numbers and symbols to positive powers (``b``, ``2*b``, ``b**2``): no sum, no division inside."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (sympy.Symbol, sympy.Rational)):
+            continue
+        if isinstance(node, sympy.Mul):
+            stack.extend(node.args)
+        elif isinstance(node, sympy.Pow) and isinstance(node.base, sympy.Symbol) and node.exp.is_positive:
+            continue
+        else:
+            return False
+    return True
+
+
 def _divided_and_multiplied(parser: _Parser, value: sympy.Expr) -> bool:
-    """Whether sympy's evaluation lost a division by a written name (``a*b*b/b``, ``q/(1/k)``, ``q*k**2*k**-1``).
+    """Whether sympy's evaluation may have lost a written division (``a*b*b/b``, ``q/(1/k)``, ``q*k**2*k**-1``).
 
     A name written in a divisor (after ``/`` or under a negative power) must still divide
-    the evaluated expression, or its zero would never be checked.
+    the evaluated expression, or its zero would never be checked; a divisor that is an
+    expression (``(b - 12)``, ``(1/k)``: more than a product of symbols) is kept as written whatever
+    sympy makes of it.
     """
     if not parser.divided:
         return False
+    if parser.compound_divisor:  # (b - 12)/(b - 12) cancels with b still divided elsewhere: keep every divisor
+        return True
     dividing = set()
     stack = [value]
     while stack:

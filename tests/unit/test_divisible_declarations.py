@@ -77,7 +77,7 @@ def test_divisibility_never_reaches_a_lexicon_kind_through_another_name(spec: di
 
 def test_a_divisible_kind_is_not_undeclared_silently() -> None:
     vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})
-    with pytest.raises(UnitRefusal, match="already declared divisible"):
+    with pytest.raises(UnitRefusal, match="both divisible and not divisible"):
         vocab.with_count_nouns({"pies": {"lemma": "pie", "divisible": False}})
     assert vocab.with_count_nouns({"tarts": {"lemma": "pie", "divisible": True}}).resolve("tarts").divisible
 
@@ -116,3 +116,14 @@ def test_score_on_processes_keeps_divisibility(tmp_path: object) -> None:
     one = score(path, vocab=vocab, processes=1)
     two = score(path, vocab=vocab, processes=2)
     assert one.counts["correct"] == two.counts["correct"] == 1
+
+
+def test_not_divisible_is_remembered_across_declarations() -> None:
+    """Review round 3: 'divisible: false' then 'divisible: true' in a later call certified 3/4 tarts."""
+    whole = BASE.with_count_nouns({"tarts": {"lemma": "pie", "divisible": False}})
+    assert not whole.resolve("tarts").divisible
+    for later in ({"pies": {"lemma": "pie", "divisible": True}}, {"tarts": {"lemma": "pie", "divisible": True}}):
+        with pytest.raises(UnitRefusal, match="both divisible and not divisible"):
+            whole.with_count_nouns(later)  # type: ignore[arg-type]
+    with pytest.raises(UnitRefusal, match="both divisible and not divisible"):
+        whole.with_conventions({"year": "365 day"}).with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})

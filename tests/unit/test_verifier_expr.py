@@ -391,3 +391,18 @@ def test_rational_from_fraction() -> None:
     value: Any = rational(Fraction(-7, 3))
     assert value == sympy.Rational(-7, 3)
     assert isinstance(value, sympy.Rational)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a/b*(b-12)/(b-12)", "a*(b-12)**-1*(b-12)", "a*(1/b-1/12)/(1/b-1/12)", "a/(b/(b-12)*(b-12))"],
+)
+def test_a_compound_divisor_is_kept_as_written(text: str) -> None:
+    """Review round 3: sympy cancelled (b - 12)/(b - 12), so b = 12 divided by zero unchecked (certified 10)."""
+    from fractions import Fraction
+
+    from verifier.expr import EvaluationError, evaluate
+
+    with pytest.raises(EvaluationError) as info:
+        evaluate(parse_expression(text), {"a": Fraction(120), "b": Fraction(12)})
+    assert info.value.reason == "division_by_zero"
