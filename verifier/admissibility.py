@@ -648,8 +648,8 @@ def _constant_term(rhs: sympy.Expr) -> sympy.Expr:
     """The additive constant of a right-hand side (``4`` of ``q + 4``), zero when there is none."""
     if isinstance(rhs, sympy.Rational):
         return rhs
-    if isinstance(rhs, sympy.Add):
-        return rhs.as_coeff_Add()[0]
+    if isinstance(rhs, sympy.Add):  # every number of the sum: one kept as written holds several (0 + 3 + q)
+        return sympy.Add(*(arg for arg in rhs.args if isinstance(arg, sympy.Rational)))
     return sympy.Integer(0)
 
 

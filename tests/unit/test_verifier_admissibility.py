@@ -824,3 +824,34 @@ def test_proof_operands_in_sorted_dependency_order() -> None:
     assert verdict.proof is not None
     assert [op.symbol_id for op in verdict.proof.operands] == ["alpha", "zeta"]
     assert verdict.proof.result_unit == "foot"
+
+
+def test_every_number_of_a_written_sum_is_its_constant() -> None:
+    """Review round 4: 'q + 0 + 3 + w - w' kept as written read only its first number (0) as the constant."""
+    from adapters import parse_canonical_text
+    from units import default_vocabulary
+    from verifier import Refusal, verify
+
+    text = "\n".join(
+        [
+            "S entity_a A entity entity=A unit=None span=t[0:1] by=lane",
+            "S entity_b B entity entity=B unit=None span=t[0:1] by=lane",
+            "S q A.q quantity entity=A unit=meters span=t[0:1] by=lane",
+            "S w A.w quantity entity=B unit=meters span=t[0:1] by=lane",
+            "S r A.r quantity entity=A unit=centimeters span=t[0:1] by=lane",
+            "S u A|r unknown entity=A unit=centimeters span=t[0:1] by=lane",
+            "F q = 5 unit=meters span=t[0:1]",
+            "F w = 2 unit=meters span=t[0:1]",
+            "E r := q + 0 + 3 + w - w op=add deps=[q,w] unit_proof=unverified status=pending refusal=None span=t[0:1]",
+            "U u expected_unit=centimeters state=terminal form=count qspan=t[0:1]",
+        ]
+    )
+    graph, _ = parse_canonical_text(text + "\n")
+    (answer,) = verify(graph, default_vocabulary()).answers.values()
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "unit_mismatch"
+    with_unit = text.replace("deps=[q,w] unit_proof", "deps=[q,w] literal_unit=centimeters unit_proof")
+    graph, _ = parse_canonical_text(with_unit + "\n")
+    (answer,) = verify(graph, default_vocabulary()).answers.values()
+    assert not isinstance(answer, Refusal)
+    assert answer.value == 503
