@@ -540,6 +540,19 @@ def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
             and isinstance(factor.exp, sympy.Integer)
         ):
             powers[factor.base.name] = powers.get(factor.base.name, 0) + int(factor.exp)
+        elif (
+            isinstance(factor, sympy.Pow)
+            and isinstance(factor.exp, sympy.Integer)
+            and isinstance(factor.base, sympy.Mul)
+        ):
+            # a product kept as written under a power, (k*z)**-1: each of its factors to that power
+            stack.extend(sympy.Pow(arg, factor.exp, evaluate=False) for arg in factor.base.args)
+        elif (
+            isinstance(factor, sympy.Pow)
+            and isinstance(factor.exp, sympy.Integer)
+            and isinstance(factor.base, sympy.Rational)
+        ):
+            coeff = coeff * factor.base ** int(factor.exp)
         else:
             return None
     return coeff, powers

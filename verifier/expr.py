@@ -136,12 +136,20 @@ class _Parser:
                 self.compound_divisor = self.compound_divisor or not _plain_product(right)
             if tok[1] == "/" and isinstance(right, sympy.Rational) and right == 0:
                 raise BindingGraphError("division_by_zero", "division by the literal 0", self.path)
-            if self.written:
+            if self.written and isinstance(right, sympy.Rational):
+                factors.append(right if tok[1] == "*" else sympy.S.One / right)  # a number divides as a number
+            elif self.written:
                 factors.append(right if tok[1] == "*" else sympy.Pow(right, -1, evaluate=False))
             else:
                 value = value * right if tok[1] == "*" else value / right
         if self.written and len(factors) > 1:
-            return sympy.Mul(*sorted(factors, key=sympy.default_sort_key), evaluate=False)
+            # numbers fold into one coefficient (5/2 stays the number 5/2; nothing cancels a name there)
+            coefficient = sympy.Mul(*(f for f in factors if isinstance(f, sympy.Rational)))
+            others = [f for f in factors if not isinstance(f, sympy.Rational)]
+            if not others:
+                return coefficient
+            parts = ([coefficient] if coefficient != 1 else []) + sorted(others, key=sympy.default_sort_key)
+            return parts[0] if len(parts) == 1 else sympy.Mul(*parts, evaluate=False)
         return value
 
     def unary(self) -> sympy.Expr:

@@ -855,3 +855,45 @@ def test_every_number_of_a_written_sum_is_its_constant() -> None:
     (answer,) = verify(graph, default_vocabulary()).answers.values()
     assert not isinstance(answer, Refusal)
     assert answer.value == 503
+
+
+@pytest.mark.parametrize(
+    ("rhs", "deps", "unit", "expected"),
+    [
+        ("q + 2.5 + w - w", "[q,w] literal_unit=centimeters", "meters", Fraction(201, 40)),
+        ("q*2*3*k/k*z/z", "[k,q,z]", "centimeters", Fraction(3000)),
+    ],
+)
+def test_a_written_expression_replays_and_round_trips(rhs: str, deps: str, unit: str, expected: Fraction) -> None:
+    """Review round 5: the printed 5/2 re-read as 5 * 2**-1 (replay failed), and (k*z)**-1 was refused on re-reading."""
+    from adapters import parse_canonical_text
+    from units import default_vocabulary
+    from verifier import Answer, BindingGraph, verify
+
+    text = "\n".join(
+        [
+            "S entity_a A entity entity=A unit=None span=t[0:1] by=lane",
+            "S entity_b B entity entity=B unit=None span=t[0:1] by=lane",
+            "S q A.q quantity entity=A unit=meters span=t[0:1] by=lane",
+            "S w A.w quantity entity=B unit=meters span=t[0:1] by=lane",
+            "S k A.k ratio entity=None unit=None span=t[0:1] by=lane",
+            "S z A.z ratio entity=None unit=None span=t[0:1] by=lane",
+            f"S r A.r quantity entity=A unit={unit} span=t[0:1] by=lane",
+            f"S u A|r unknown entity=A unit={unit} span=t[0:1] by=lane",
+            "F q = 5 unit=meters span=t[0:1]",
+            "F w = 2 unit=meters span=t[0:1]",
+            "F k = 3 unit=None span=t[0:1]",
+            "F z = 2 unit=None span=t[0:1]",
+            f"E r := {rhs} op={'add' if '+' in rhs else 'multiply'} deps={deps} unit_proof=unverified status=pending"
+            " refusal=None span=t[0:1]",
+            f"U u expected_unit={unit} state=terminal form=count qspan=t[0:1]",
+        ]
+    )
+    vocab = default_vocabulary()
+    graph, _ = parse_canonical_text(text + "\n")
+    report = verify(graph, vocab)
+    report.replay()
+    for again in (BindingGraph.from_json(graph.to_json()), parse_canonical_text(graph.to_canonical_string())[0]):
+        (answer,) = verify(again, vocab).answers.values()
+        assert isinstance(answer, Answer)
+        assert answer.fraction == expected
