@@ -19,6 +19,7 @@ from adapters.math_graph import (
 from adapters.nouns import auto_count_nouns, count_nouns_of
 from adapters.relational import bind_relations
 from units.exact import loads_exact as read_json
+from verifier.lazy import package_hooks
 
 __all__ = [
     "FRACTION_REFERENTS",
@@ -43,14 +44,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> str:
-    if name == "__version__":  # the distribution's version, read on first use
-        from units.version import distribution_version
-
-        return distribution_version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The public names (``__all__`` and ``__version__``), not the submodules imported on the way."""
-    return sorted({*__all__, "__version__"})
+__getattr__, __dir__ = package_hooks(__name__, __all__)  # __version__ on first use

@@ -6,26 +6,14 @@ names load on first use, so ``import evals`` is cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from evals.scoreboard import Scoreboard, score
 
+from verifier.lazy import package_hooks
+
 __all__ = ["Scoreboard", "score"]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "__version__":  # the distribution's version, read on first use
-        from units.version import distribution_version
-
-        return distribution_version()
-    if name in __all__:
-        from evals import scoreboard
-
-        return getattr(scoreboard, name)
-    raise AttributeError(f"module 'evals' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    """The public names (``__all__`` and ``__version__``), not the submodules imported on the way."""
-    return sorted({*__all__, "__version__"})
+__getattr__, __dir__ = package_hooks(__name__, __all__, dict.fromkeys(__all__, "evals.scoreboard"))

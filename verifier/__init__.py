@@ -8,8 +8,9 @@ plugin ``verifier.pytest_plugin``) costs nothing until a name is asked for.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from verifier.lazy import package_hooks
 
 if TYPE_CHECKING:
     from verifier.admissibility import Refusal, UnitProof, Verdict, check_equation
@@ -70,17 +71,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "__version__":  # the distribution's version, read on first use
-        from units.version import distribution_version
-
-        return distribution_version()
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'verifier' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)  # not cached here: a reloaded submodule stays the one served
-
-
-def __dir__() -> list[str]:
-    """The public names (``__all__`` and ``__version__``), not the submodules imported on the way."""
-    return sorted({*__all__, "__version__"})
+__getattr__, __dir__ = package_hooks(__name__, __all__, _HOMES)

@@ -8,9 +8,10 @@ annotate with the real module under ``TYPE_CHECKING``.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["LazyModule", "sympy"]
+__all__ = ["LazyModule", "package_hooks", "sympy"]
 
 
 class LazyModule:
@@ -30,3 +31,34 @@ class LazyModule:
 
 
 sympy = LazyModule("sympy")
+
+
+def package_hooks(
+    package: str, public: Sequence[str], homes: Mapping[str, str] | None = None
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """A package's PEP 562 ``__getattr__`` and ``__dir__``: ``__version__`` read on first use, and lazy names.
+
+    Args:
+        package: the package's name, for the error message.
+        public: its ``__all__``; ``dir(package)`` is these names and ``__version__``.
+        homes: public name -> the module it is imported from on first use (none: all eager).
+
+    Returns:
+        ``(__getattr__, __dir__)``; ``__getattr__`` raises ``AttributeError`` for any other name.
+    """
+    lazy = dict(homes or {})
+
+    def getattr_(name: str) -> Any:
+        if name == "__version__":
+            from units.version import distribution_version  # units loads pint: only when asked
+
+            return distribution_version()
+        home = lazy.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(home), name)  # not cached: a reloaded submodule stays the one served
+
+    def dir_() -> list[str]:
+        return sorted({*public, "__version__"})
+
+    return getattr_, dir_
