@@ -26,7 +26,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import NoSuchExample, Unsatisfiable
 
 from adapters.records import bind_equation_record
-from units import UnitVocabulary
+from units import UnitRefusal, UnitVocabulary
 from verifier.admissibility import check_equation
 from verifier.crosscheck import (
     CrosscheckPair,
@@ -92,6 +92,26 @@ def _size(record: Mapping[str, object]) -> int:
     return len(symbols) if isinstance(symbols, list) else 0
 
 
+def _declarations_used(vocab: UnitVocabulary, record: Mapping[str, object]) -> dict[str, dict[str, object]]:
+    """``vocab.declarations()`` with only the count nouns whose lemma the record's units use (``X_per_Y`` sides too)."""
+    drawn = record["symbols"]
+    units = {s.get("unit") for s in drawn if isinstance(s, dict)} if isinstance(drawn, list) else set()
+    names = {part for unit in units if isinstance(unit, str) for part in (unit, *unit.split("_per_"))}
+    lemmas = set()
+    for name in names:
+        try:
+            lemmas.add(vocab.resolve(name).lemma)
+        except UnitRefusal:
+            continue
+    declared = vocab.declarations()
+    nouns = {
+        surface: spec
+        for surface, spec in declared["count_nouns"].items()
+        if (spec["lemma"] if isinstance(spec, Mapping) else spec) in lemmas
+    }
+    return {"count_nouns": nouns, "conventions": declared["conventions"]}
+
+
 def run(
     theirs: Callable[..., str],
     *,
@@ -142,9 +162,6 @@ def run(
             if not shrunk or _size(found) < _size(best):
                 best, shrunk = found, True
         judged = judge(best)
-        drawn = best["symbols"]
-        units = {s.get("unit") for s in drawn if isinstance(s, dict)} if isinstance(drawn, list) else set()
-        units |= {part for unit in units if isinstance(unit, str) for part in unit.split("_per_")}
         minimal[category] = MinimalExample.of(
             {**best, "id": f"minimal-{category}"},
             judged.ours,
@@ -152,7 +169,6 @@ def run(
             judged.rhs,
             category,
             shrunk=shrunk,
-            declared={surface: lemma for surface, lemma in vocab.count_nouns if surface in units},
-            conventions=dict(vocab.conventions),
+            vocab=_declarations_used(vocab, best),
         )
     return CrosscheckReport.from_pairs(pairs, minimal=minimal, seed=seed)

@@ -352,24 +352,20 @@ class MinimalExample:
         category: str,
         *,
         shrunk: bool,
-        declared: Mapping[str, str] | None = None,
-        conventions: Mapping[str, str] | None = None,
+        vocab: Mapping[str, Mapping[str, object]] | None = None,
     ) -> MinimalExample:
         """An example, with ``theirs`` written into the record as its ``hand_rolled`` verdict.
 
-        The count nouns it uses from ``declared`` (surface → lemma) and the run's calendar
-        ``conventions`` go into its ``vocab``, so it replays alone.
+        ``vocab`` (the ``count_nouns`` and ``conventions`` of
+        :meth:`units.UnitVocabulary.declarations`, trimmed to what the record uses) goes into
+        its ``vocab``, so it replays alone.
         """
         head = theirs.partition("; factors ")[0]
         if ":" in head and "->" in head:
             verdict: dict[str, str] = {"status": "admitted", "unit_proof": theirs}
         else:
             verdict = {"status": "refused", "reason": theirs}
-        spec: dict[str, object] = {}
-        if declared:
-            spec["count_nouns"] = dict(declared)
-        if conventions:
-            spec["conventions"] = dict(conventions)
+        spec = {key: dict(value) for key, value in (vocab or {}).items() if value}
         full = {**record, "hand_rolled": verdict, **({"vocab": spec} if spec else {})}
         return cls(category=category, record=full, equation=equation, ours=ours, theirs=theirs, shrunk=shrunk)
 
