@@ -153,6 +153,7 @@ class UnitVocabulary:
         "_composites",
         "_defined",
         "_derived",
+        "_facts",
         "_lock",
         "_non_units",
         "_noun_base",
@@ -166,6 +167,7 @@ class UnitVocabulary:
         self._lock = threading.Lock()
         self._derived: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]], UnitVocabulary] = {}
         self._noun_base: UnitVocabulary | None = None
+        self._facts: dict[str, UnitRef] = {}  # lemma -> its unit's facts (a lexicon lists several surfaces per lemma)
         self._defined: set[str] = set(parts.conversions)  # unit names defined in this vocabulary's registry
         _check_definitions(parts.conversions)
         try:
@@ -214,8 +216,13 @@ class UnitVocabulary:
     # ----------------------------------------------------------------- building
 
     def _ref(self, surface: str, lemma: str, declarations: tuple[str, ...]) -> UnitRef:
-        unit = self._registry.Unit(lemma)
-        return self._make_ref(surface, lemma, unit, declarations)
+        """``surface`` as a unit of ``lemma``; the registry is asked once per lemma, not once per surface."""
+        facts = self._facts.get(lemma)
+        if facts is None:
+            facts = self._facts[lemma] = self._make_ref(lemma, lemma, self._registry.Unit(lemma), ())
+        if surface == facts.surface and not declarations:
+            return facts
+        return dataclasses.replace(facts, surface=surface, declarations=(*declarations, *facts.declarations))
 
     def _make_ref(self, surface: str, lemma: str, unit: pint.Unit, declarations: tuple[str, ...]) -> UnitRef:
         dims = unit.dimensionality
@@ -572,6 +579,7 @@ class UnitVocabulary:
         out._parts = parts
         out._lock = threading.Lock()
         out._derived = {}
+        out._facts = {}
         out._noun_base = base
         out._defined = base._defined
         out._registry = base._registry
