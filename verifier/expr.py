@@ -360,7 +360,8 @@ def _print_simple(expr: sympy.Expr) -> str | None:
     if isinstance(expr, sympy.Symbol):
         return expr.name
     if isinstance(expr, sympy.Rational):
-        return str(expr)
+        p, q = int(expr.p), int(expr.q)
+        return str(p) if q == 1 else f"{p}/{q}"
     if isinstance(expr, sympy.Add):
         return _print_sum(expr.args)
     if isinstance(expr, sympy.Mul) and len(expr.args) == 2:
@@ -393,7 +394,8 @@ def _print_sum(args: tuple[sympy.Expr, ...]) -> str | None:
     for i, (name, negative) in enumerate(terms):
         text += ("-" if negative else "") + name if i == 0 else (" - " if negative else " + ") + name
     if constant is not None and constant != 0:
-        text += f" - {-constant}" if constant < 0 else f" + {constant}"
+        p, q = int(constant.p), int(constant.q)
+        text += (" - " if p < 0 else " + ") + (str(abs(p)) if q == 1 else f"{abs(p)}/{q}")
     return text
 
 
