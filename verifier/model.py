@@ -71,8 +71,26 @@ def _fail(detail: str, path: str, reason: str = "malformed_input") -> BindingGra
     return BindingGraphError(reason, detail, path)
 
 
+_PASSED: Final[set[str]] = set()
+"""Texts and identifiers that passed :func:`_text` / :func:`_ident` (names repeat across a corpus; bounded)."""
+_PASSED_LIMIT: Final[int] = 65536
+
+
+def _passed(value: str) -> None:
+    if len(_PASSED) >= _PASSED_LIMIT:
+        _PASSED.clear()
+    _PASSED.add(value)
+
+
+def _known(value: object) -> bool:
+    """True for a ``str`` (exactly) that already passed its check; anything else takes the full check."""
+    return type(value) is str and value in _PASSED
+
+
 def _text(value: object, path: str, *, optional: bool = False) -> None:
     if value is None and optional:
+        return
+    if _known(value):
         return
     if not isinstance(value, str) or not value:
         raise _fail(f"expected a non-empty string, found {clip(value)}", path)
@@ -83,6 +101,7 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
     )
     if problem is not None:
         raise _fail(problem[1], path, problem[0])
+    _passed(value)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -107,8 +126,17 @@ _CONTROL: Final = re.compile(r"[\n\r\t\x00]")
 
 
 def _ident(value: object, path: str) -> None:
+    if _known(value) and value in _IDENTS:
+        return
     if not is_identifier(value):
         raise _fail(f"expected an identifier ([A-Za-z_][A-Za-z0-9_]*), found {clip(value)}", path)
+    if len(_IDENTS) >= _PASSED_LIMIT:
+        _IDENTS.clear()
+    _IDENTS.add(value)  # type: ignore[arg-type]  # is_identifier checked it is a str
+    _passed(value)  # type: ignore[arg-type]  # an identifier is also a valid one-line text
+
+
+_IDENTS: Final[set[str]] = set()
 
 
 def _int(value: object, path: str) -> None:
@@ -189,6 +217,18 @@ class SymbolBinding:
     unit: str | None = None
 
     def __post_init__(self) -> None:
+        if (
+            _known(self.symbol_id)
+            and self.symbol_id in _IDENTS
+            and _known(self.name)
+            and _known(self.introduced_by)
+            and (self.entity is None or _known(self.entity))
+            and (self.unit is None or _known(self.unit))
+            and type(self.semantic_role) is str
+            and self.semantic_role in SEMANTIC_ROLES
+            and isinstance(self.source_span, SourceSpanLink)
+        ):
+            return  # every field already passed the checks below (names repeat; see _PASSED)
         _ident(self.symbol_id, "symbol.symbol_id")
         _text(self.name, f"symbols[{self.symbol_id}].name")
         if not isinstance(self.semantic_role, str) or self.semantic_role not in SEMANTIC_ROLES:
@@ -259,7 +299,7 @@ class BoundFact:
         if not isinstance(self.value, str):
             raise _fail(f"value must be an exact decimal or fraction string, found {type(self.value).__name__}", path)
         try:
-            parse_exact(self.value, path=path)
+            _magnitude(self.value)  # memoized by text: a corpus repeats its numbers
         except UnitRefusal as exc:
             raise BindingGraphError(exc.reason, exc.detail + f" (found {self.value[:40]!r})", path) from None
         if not isinstance(self.source_span, SourceSpanLink):
@@ -379,33 +419,37 @@ class BoundEquation:
             raise _fail(
                 "operand_roles must be a mapping dependency -> role", f"equations[{lhs_symbol_id}].operand_roles"
             )
-        return cls(
-            lhs_symbol_id=lhs_symbol_id,
-            rhs=rhs,
-            rhs_canonical=print_expression(rhs),
-            dependencies=free_names(rhs),
-            operation_kind=operation_kind,
-            source_span=source_span,
-            literal_unit=literal_unit,
-            unit_proof=unit_proof,
-            admissibility_status=admissibility_status,
-            refusal_reason=refusal_reason,
-            operand_roles=tuple(sorted(operand_roles.items())) if operand_roles else (),
-            operation=operation,
-        )
+        fields = {
+            "lhs_symbol_id": lhs_symbol_id,
+            "rhs": rhs,
+            "rhs_canonical": print_expression(rhs),
+            "dependencies": free_names(rhs),
+            "operation_kind": operation_kind,
+            "source_span": source_span,
+            "literal_unit": literal_unit,
+            "unit_proof": unit_proof,
+            "admissibility_status": admissibility_status,
+            "refusal_reason": refusal_reason,
+            "operand_roles": tuple(sorted(operand_roles.items())) if operand_roles else (),
+            "operation": operation,
+        }
+        if cls is not BoundEquation:  # a subclass may check more in its own __post_init__
+            return cls(**fields)  # type: ignore[arg-type]
+        new = object.__new__(cls)
+        for name, value in fields.items():
+            object.__setattr__(new, name, value)
+        new._validate(derived=False)  # rhs_canonical and dependencies were derived from the checked rhs just now
+        return new
 
     def __post_init__(self) -> None:
+        self._validate(derived=True)
+
+    def _validate(self, *, derived: bool) -> None:
+        """The class docstring's rules; ``derived=False`` skips re-deriving what :meth:`create` derived from ``rhs``."""
         _ident(self.lhs_symbol_id, "equation.lhs_symbol_id")
         where = f"equations[{self.lhs_symbol_id}]"
-        check_expression(self.rhs, path=f"{where}.rhs")
-        if not isinstance(self.rhs_canonical, str) or self.rhs_canonical != print_expression(self.rhs):
-            raise _fail(
-                "rhs_canonical must be the canonical text of rhs (use BoundEquation.create)", f"{where}.rhs_canonical"
-            )
-        if not isinstance(self.dependencies, frozenset) or self.dependencies != free_names(self.rhs):
-            raise _fail(
-                "dependencies must equal the free symbols of rhs (use BoundEquation.create)", f"{where}.dependencies"
-            )
+        if derived:
+            self._check_derived(where)
         _ident(self.operation_kind, f"{where}.operation_kind")
         if not isinstance(self.source_span, SourceSpanLink):
             raise _fail("source_span must be a SourceSpanLink", f"{where}.source_span")
@@ -416,6 +460,17 @@ class BoundEquation:
             _int(self.operation, f"{where}.operation")
             if self.operation < 0:
                 raise _fail(f"operation must be >= 0, found {self.operation}", f"{where}.operation")
+
+    def _check_derived(self, where: str) -> None:
+        check_expression(self.rhs, path=f"{where}.rhs")
+        if not isinstance(self.rhs_canonical, str) or self.rhs_canonical != print_expression(self.rhs):
+            raise _fail(
+                "rhs_canonical must be the canonical text of rhs (use BoundEquation.create)", f"{where}.rhs_canonical"
+            )
+        if not isinstance(self.dependencies, frozenset) or self.dependencies != free_names(self.rhs):
+            raise _fail(
+                "dependencies must equal the free symbols of rhs (use BoundEquation.create)", f"{where}.dependencies"
+            )
 
     def _check_roles(self, where: str) -> None:
         roles = self.operand_roles
@@ -746,12 +801,14 @@ class BindingGraph:
                 raise _fail(f"duplicate symbol id {sym.symbol_id!r}", f"symbols[{i}].symbol_id")
             by_id[sym.symbol_id] = sym
         for i, fact in enumerate(self.facts):
-            self._known(fact.symbol_id, f"facts[{i}].symbol_id")
+            if fact.symbol_id not in by_id:
+                self._known(fact.symbol_id, f"facts[{i}].symbol_id")
             if by_id[fact.symbol_id].semantic_role == "unknown":
                 raise _fail(f"{fact.symbol_id!r} is an unknown: a fact cannot state it", f"facts[{i}].symbol_id")
         lhs_seen: set[str] = set()
         for i, eq in enumerate(self.equations):
-            self._known(eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id")
+            if eq.lhs_symbol_id not in by_id:
+                self._known(eq.lhs_symbol_id, f"equations[{i}].lhs_symbol_id")
             if by_id[eq.lhs_symbol_id].semantic_role in ("unknown", "entity"):
                 raise _fail(
                     f"{eq.lhs_symbol_id!r} is an {by_id[eq.lhs_symbol_id].semantic_role}: an equation cannot define it",
@@ -760,8 +817,9 @@ class BindingGraph:
             if eq.lhs_symbol_id in lhs_seen:
                 raise _fail(f"{eq.lhs_symbol_id!r} is defined by two equations", f"equations[{i}].lhs_symbol_id")
             lhs_seen.add(eq.lhs_symbol_id)
-            for dep in sorted(eq.dependencies):
-                self._known(dep, f"equations[{i}].dependencies")
+            if not eq.dependencies <= by_id.keys():
+                for dep in sorted(eq.dependencies):
+                    self._known(dep, f"equations[{i}].dependencies")
         operations = self._check_operations()
         for i, unk in enumerate(self.unknowns):
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
