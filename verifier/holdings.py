@@ -288,7 +288,15 @@ class _Replay:
         own = [dep for dep, role in roles.items() if role == "state"]
         if len(own) > 1 or len(eq.dependencies) != len(own):
             return None
-        change = eq.rhs - sympy.Symbol(own[0]) if own else eq.rhs
+        rhs = eq.rhs
+        if not own:
+            return rhs if isinstance(rhs, sympy.Rational) else None
+        if isinstance(rhs, sympy.Add) and len(rhs.args) == 2:  # state + c, read off without a sympy subtraction
+            constants = [arg for arg in rhs.args if isinstance(arg, sympy.Rational)]
+            names = [arg.name for arg in rhs.args if isinstance(arg, sympy.Symbol)]
+            if len(constants) == 1 and names == own:
+                return constants[0]
+        change = rhs - sympy.Symbol(own[0])
         return change if isinstance(change, sympy.Rational) else None
 
 
