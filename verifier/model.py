@@ -434,7 +434,7 @@ class BoundEquation:
             "operation": operation,
         }
         if cls is not BoundEquation:  # a subclass may check more in its own __post_init__
-            return cls(**fields)  # type: ignore[arg-type]
+            return cls(**fields)
         new = object.__new__(cls)
         for name, value in fields.items():
             object.__setattr__(new, name, value)
