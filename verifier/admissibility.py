@@ -657,13 +657,13 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     return _proof(eq, parts, result, first.dimension, lhs_ref)
 
 
-def _constant_term(rhs: sympy.Expr) -> sympy.Expr:
+def _constant_term(rhs: sympy.Expr) -> Fraction:
     """The additive constant of a right-hand side (``4`` of ``q + 4``), zero when there is none."""
     if isinstance(rhs, sympy.Rational):
-        return rhs
+        return Fraction(int(rhs.p), int(rhs.q))
     if isinstance(rhs, sympy.Add):  # every number of the sum: one kept as written holds several (0 + 3 + q)
-        return sympy.Add(*(arg for arg in rhs.args if isinstance(arg, sympy.Rational)))
-    return sympy.Integer(0)
+        return sum((Fraction(int(a.p), int(a.q)) for a in rhs.args if isinstance(a, sympy.Rational)), Fraction(0))
+    return Fraction(0)
 
 
 def _is_scalar(op: _Operand) -> bool:
