@@ -19,6 +19,8 @@ METRIC_KEYS = (
     "cold_start_s",
     "cold_start_wall_s",
     "cold_start_units_only_s",
+    "cold_start_plain_install_s",
+    "cold_start_plain_install_wall_s",
     "pipeline_us",
     "pipeline_read_us",
     "pipeline_bind_us",
