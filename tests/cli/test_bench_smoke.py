@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 BENCH = REPO / "benchmarks" / "bench.py"
 UPSTREAM_DEV = REPO.parent / "shared" / "upstream" / "gsm8k_parser_dev" / "cases.jsonl"
@@ -45,6 +47,7 @@ METRIC_KEYS = (
 UPSTREAM_KEYS = {"verify_upstream_graph_us", "verify_upstream_graph_uncached_us"}
 
 
+@pytest.mark.slow
 def test_quick_benchmark_reports_every_metric() -> None:
     """One quick round of the benchmark prints JSON with every metric a positive number (the key list is pinned here on purpose)."""
     proc = subprocess.run(  # noqa: S603 - our own script, run by the current interpreter

@@ -14,6 +14,7 @@ pytestmark = [
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
+@pytest.mark.slow
 def test_the_corpus_notebook_executes_and_renders_every_view() -> None:
     """Every code cell runs; the Scoreboard, report, verdict and cross-check show as HTML, the proof as LaTeX."""
     nbformat = pytest.importorskip("nbformat")

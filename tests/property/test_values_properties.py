@@ -242,6 +242,7 @@ _SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seeds", [("0", "1", "4242")])
 def test_output_is_identical_across_hash_seeds(seeds: tuple[str, ...]) -> None:
     """Canonical strings and report JSON are byte-identical whatever PYTHONHASHSEED is."""

@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
@@ -440,6 +441,7 @@ _SEED_SCRIPT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_canonical_string_independent_of_hash_seed() -> None:
     """Canonical text, JSON and proofs are byte-identical under two PYTHONHASHSEED values."""
     root = Path(__file__).resolve().parents[2]

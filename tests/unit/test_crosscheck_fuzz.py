@@ -112,6 +112,7 @@ def test_planted_bug_is_found_and_shrunk(reference: object, category: str, opera
     assert report.seed == 0
 
 
+@pytest.mark.slow
 def test_minimal_examples_are_the_smallest_spellings() -> None:
     """Shrinking reaches the first dimensions and shortest spellings: m + T, m + cm, partition of m."""
     mass = fuzz(admits_length_plus_mass, max_examples=BUDGET, seed=0).minimal["theirs_admits_dimension_mismatch"]
@@ -294,6 +295,7 @@ def _cli(argv: list[str]) -> tuple[int, str]:
     return main(argv, out=out), out.getvalue()
 
 
+@pytest.mark.slow
 def test_cli_fuzzes_a_callable_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--against MODULE:FUNCTION imports the callable; the table shows the bug-report text."""
     (tmp_path / "planted_refs.py").write_text(
@@ -344,6 +346,7 @@ def test_cli_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureF
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_readme_worked_run_is_true(monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's worked fuzz run prints, category for category, the table the README shows."""
     root = Path(__file__).resolve().parents[2]
@@ -480,6 +483,7 @@ def test_factors_are_compared_as_exact_numbers() -> None:
     )
 
 
+@pytest.mark.slow
 def test_replay_carries_composite_nouns_and_conventions(tmp_path: Path) -> None:
     """A declared noun inside X_per_Y, and the run's calendar conventions, travel with the example."""
     vocab = VOCAB.with_conventions({"year": "365 day"})
@@ -555,6 +559,7 @@ def test_cli_kind_choices_are_the_model_kinds(capsys: pytest.CaptureFixture[str]
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_fail_on_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
     """The worked run exits 0 (nothing unclassified), 1 with --fail-on-disagreement (theirs is wrong)."""
     root = Path(__file__).resolve().parents[2]

@@ -70,6 +70,7 @@ def test_a_pool_gives_byte_identical_json(tmp_path: Path) -> None:
     assert one == two
 
 
+@pytest.mark.slow
 def test_dask_gives_byte_identical_json(tmp_path: Path) -> None:
     """A Dask LocalCluster started here scores the same board as one process."""
     distributed = pytest.importorskip("dask.distributed")
