@@ -83,7 +83,10 @@ def _definition(conv: Conversion) -> UnitDefinition:
         reference = UnitsContainer({f"[{conv.base_dimension}]": 1}, non_int_type=Fraction)
         converter: Converter = ScaleConverter(Fraction(1))  # type: ignore[arg-type]
     else:
-        reference = UnitsContainer(dict(conv.of), non_int_type=Fraction)
+        powers: dict[str, int] = {}
+        for lemma, power in conv.of:  # a factor written twice multiplies (meter*meter), and may cancel (meter/meter)
+            powers[lemma] = powers.get(lemma, 0) + power
+        reference = UnitsContainer({k: p for k, p in powers.items() if p}, non_int_type=Fraction)
         modifiers = {"offset": Fraction(conv.offset)} if conv.offset else {}
         converter = Converter.from_arguments(scale=Fraction(conv.factor), **modifiers)
     # pint's annotations say str and float; its own parser builds these very objects with the

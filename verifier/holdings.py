@@ -291,12 +291,12 @@ class _Replay:
         rhs = eq.rhs
         if not own:
             return rhs if isinstance(rhs, sympy.Rational) else None
+        state = sympy.Symbol(own[0])  # the very symbol: one with assumptions (or a Dummy) is another one
         if isinstance(rhs, sympy.Add) and len(rhs.args) == 2:  # state + c, read off without a sympy subtraction
             constants = [arg for arg in rhs.args if isinstance(arg, sympy.Rational)]
-            names = [arg.name for arg in rhs.args if isinstance(arg, sympy.Symbol)]
-            if len(constants) == 1 and names == own:
+            if len(constants) == 1 and state in rhs.args:
                 return constants[0]
-        change = rhs - sympy.Symbol(own[0])
+        change = rhs - state
         return change if isinstance(change, sympy.Rational) else None
 
 

@@ -77,6 +77,8 @@ _PASSED_LIMIT: Final[int] = 65536
 
 
 def _passed(value: str) -> None:
+    if type(value) is not str:  # a str subclass may hash or compare as it likes: it is checked every time
+        return
     if len(_PASSED) >= _PASSED_LIMIT:
         _PASSED.clear()
     _PASSED.add(value)
@@ -126,14 +128,14 @@ _CONTROL: Final = re.compile(r"[\n\r\t\x00]")
 
 
 def _ident(value: object, path: str) -> None:
-    if _known(value) and value in _IDENTS:
+    if type(value) is str and value in _IDENTS:
         return
     if not is_identifier(value):
         raise _fail(f"expected an identifier ([A-Za-z_][A-Za-z0-9_]*), found {clip(value)}", path)
-    if len(_IDENTS) >= _PASSED_LIMIT:
-        _IDENTS.clear()
-    _IDENTS.add(value)  # type: ignore[arg-type]  # is_identifier checked it is a str
-    _passed(value)  # type: ignore[arg-type]  # an identifier is also a valid one-line text
+    if type(value) is str:  # an identifier is remembered as one, not as a text ("None" is one, and no text)
+        if len(_IDENTS) >= _PASSED_LIMIT:
+            _IDENTS.clear()
+        _IDENTS.add(value)
 
 
 _IDENTS: Final[set[str]] = set()
@@ -218,7 +220,7 @@ class SymbolBinding:
 
     def __post_init__(self) -> None:
         if (
-            _known(self.symbol_id)
+            type(self.symbol_id) is str
             and self.symbol_id in _IDENTS
             and _known(self.name)
             and _known(self.introduced_by)
@@ -298,8 +300,8 @@ class BoundFact:
         path = f"facts[{self.symbol_id}].value"
         if not isinstance(self.value, str):
             raise _fail(f"value must be an exact decimal or fraction string, found {type(self.value).__name__}", path)
-        try:
-            _magnitude(self.value)  # memoized by text: a corpus repeats its numbers
+        try:  # memoized by text (a corpus repeats its numbers); a str subclass is parsed every time
+            _magnitude(self.value) if type(self.value) is str else parse_exact(self.value, path=path)
         except UnitRefusal as exc:
             raise BindingGraphError(exc.reason, exc.detail + f" (found {self.value[:40]!r})", path) from None
         if not isinstance(self.source_span, SourceSpanLink):
@@ -309,7 +311,7 @@ class BoundFact:
     @property
     def magnitude(self) -> Fraction:
         """The exact value (never through ``float``; validated on construction, memoized by text)."""
-        return _magnitude(self.value)
+        return _magnitude(self.value) if type(self.value) is str else parse_exact(self.value)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back."""
