@@ -4,13 +4,14 @@ Knows nothing of graphs; never imports sympy.  See SPEC §3.
 """
 
 from units.dimension import BASE_DIMENSIONS, DimensionVector
-from units.errors import UnitRefusal
+from units.errors import RefusalError, UnitRefusal
 from units.lexicon import load_lexicon
 from units.vocabulary import UnitRef, UnitVocabulary, default_vocabulary
 
 __all__ = [
     "BASE_DIMENSIONS",
     "DimensionVector",
+    "RefusalError",
     "UnitRef",
     "UnitRefusal",
     "UnitVocabulary",

@@ -1,44 +1,43 @@
-"""Typed refusals raised by the ``units`` package.
+"""Typed refusals: the one base every project error derives from, and those the ``units`` package raises.
 
-This module owns the closed set of unit-level refusal reasons.  It imports
-nothing from the rest of the project (``verifier.reasons`` unions these reasons
-into ``REFUSAL_REASONS``).
+Imports nothing from the rest of the project.  The closed vocabulary of reasons is
+:mod:`units.reasons`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Literal, get_args
+from typing import ClassVar
 
-UnitReason = Literal[
-    "unknown_unit",
-    "incommensurable_units",
-    "convention_required",
-    "offset_unit_arithmetic",
-    "malformed_input",
-    "input_too_large",
-]
-"""A reason a unit question has no exact answer (SPEC §6)."""
-
-UNIT_REASONS: Final[frozenset[str]] = frozenset(get_args(UnitReason))
+from units.reasons import REFUSAL_REASONS, UNIT_REASONS, UnitReason
 
 
-class UnitRefusal(ValueError):
-    """A unit question the closed vocabulary cannot answer exactly.
+class RefusalError(ValueError):
+    """Base of every typed refusal the project raises, so one ``except RefusalError`` catches them all.
+
+    Subclasses: :class:`UnitRefusal` (units), ``verifier.BindingGraphError`` (the model),
+    ``adapters.MathGraphError`` (every adapter), ``verifier.targets.QuestionTargetError``
+    and ``verifier.expr.EvaluationError``.
 
     Attributes:
-        reason: one of :data:`UNIT_REASONS`.
-        detail: a short human-readable explanation (expected vs found, hint).
-        subject: the offending surface or value, verbatim.
-        path: where in the input the subject was found (``"facts[2].unit"``), or ``""``.
+        reason: one of :data:`units.reasons.REFUSAL_REASONS` (a subclass may narrow it:
+            :attr:`reasons`).
+        detail: what is wrong, with the expected and found values.
+        subject: the offending value, verbatim, or ``""``.
+        path: where in the input it was found (``"facts[2].unit"``), or ``""``.
 
     Raises:
-        ValueError: at construction, if ``reason`` is not a unit refusal reason.
+        ValueError: at construction, for a reason outside :attr:`reasons`.
     """
 
+    reasons: ClassVar[frozenset[str]] = REFUSAL_REASONS
+    """The reasons this class may carry."""
+    reasons_name: ClassVar[str] = "refusal"
+    """What :attr:`reasons` are called in the error for a reason outside them."""
+
     def __init__(self, reason: str, detail: str, subject: object = "", path: str = "") -> None:
-        if reason not in UNIT_REASONS:
-            raise ValueError(f"not a unit refusal reason: {reason!r}")
+        if reason not in type(self).reasons:
+            raise ValueError(f"not a {type(self).reasons_name} reason: {reason!r}")
         super().__init__(reason, detail, subject, path)  # keeps args, so it pickles
         self.reason = reason
         self.detail = detail
@@ -52,6 +51,26 @@ class UnitRefusal(ValueError):
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.explain()}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.detail, self.subject, self.path))
+
+
+class UnitRefusal(RefusalError):
+    """A unit question the closed vocabulary cannot answer exactly.
+
+    Attributes:
+        reason: one of :data:`UNIT_REASONS`.
+        detail: a short human-readable explanation (expected vs found, hint).
+        subject: the offending surface or value, verbatim.
+        path: where in the input the subject was found (``"facts[2].unit"``), or ``""``.
+
+    Raises:
+        ValueError: at construction, if ``reason`` is not a unit refusal reason.
+    """
+
+    reasons: ClassVar[frozenset[str]] = UNIT_REASONS
+    reasons_name: ClassVar[str] = "unit refusal"
 
 
 class LazyDetailRefusal(UnitRefusal):
@@ -97,6 +116,9 @@ class LexiconError(UnitRefusal):
         self.args = (source, errors)
         self.errors = errors
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.subject, self.errors))
+
 
 def clip(value: object, limit: int = 80) -> str:
     """``repr`` of an input value for a message, clipped to about ``limit`` characters; never raises.
@@ -123,6 +145,8 @@ __all__ = [
     "UNIT_REASONS",
     "LazyDetailRefusal",
     "LexiconError",
+    "RefusalError",
+    "UnitReason",
     "UnitRefusal",
     "clip",
 ]

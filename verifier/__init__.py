@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from verifier.lazy import package_hooks
 
 if TYPE_CHECKING:
+    from units.errors import RefusalError
     from verifier.admissibility import Refusal, UnitProof, Verdict, check_equation
     from verifier.errors import BindingGraphError
     from verifier.model import (
@@ -34,6 +35,7 @@ _HOMES = {
     "Verdict": "verifier.admissibility",
     "check_equation": "verifier.admissibility",
     "BindingGraphError": "verifier.errors",
+    "RefusalError": "units.errors",
     "BindingGraph": "verifier.model",
     "BoundConstraint": "verifier.model",
     "BoundEquation": "verifier.model",
@@ -61,6 +63,7 @@ __all__ = [
     "GraphReport",
     "OperationIndex",
     "Refusal",
+    "RefusalError",
     "SourceSpanLink",
     "SymbolBinding",
     "UnitProof",

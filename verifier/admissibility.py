@@ -29,7 +29,7 @@ else:
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import DIMENSIONLESS
-from units.errors import clip
+from units.errors import RefusalError, clip
 from units.exact import format_exact
 from units.vocabulary import check_commensurable
 from verifier.expr import symbol
@@ -74,6 +74,19 @@ class Refusal:
     def to_json(self) -> dict[str, object]:
         """``{"reason", "detail"}``."""
         return {"reason": self.reason, "detail": self.detail}
+
+    @classmethod
+    def from_error(cls, error: RefusalError) -> Refusal:
+        """The refusal a typed error carries: its reason, and its message without the reason.
+
+        Args:
+            error: any :class:`units.errors.RefusalError` (a unit, model, adapter,
+                question-target or evaluation error).
+
+        Returns:
+            ``Refusal(error.reason, error.explain())``.
+        """
+        return cls(error.reason, error.explain())
 
 
 class ProofOperand(NamedTuple):
@@ -219,11 +232,18 @@ class Verdict:
         return out
 
 
-class _Refuse(Exception):
+class _Refuse(RefusalError):
+    """An equation's refusal inside the checks (caught by :func:`check_equation`, never raised past it)."""
+
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(reason, detail)
-        self.reason = reason
-        self.detail = detail
+        self.args = (reason, detail)
+
+    def explain(self) -> str:
+        return self.detail
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.detail))
 
 
 class _Operand:
@@ -373,11 +393,11 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
             raise _Refuse("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}")
         table = _symbol_table(symbols)
     except _Refuse as exc:
-        return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
+        return Verdict("refused", refusal=Refusal.from_error(exc))
     try:
         return Verdict("admitted", proof=_check(equation, table, voc))
     except _Refuse as exc:
-        return Verdict("refused", refusal=Refusal(exc.reason, exc.detail))
+        return Verdict("refused", refusal=Refusal.from_error(exc))
 
 
 def remember_verdicts(graph: BindingGraph, vocab: UnitVocabulary, verdicts: Mapping[str, Verdict]) -> None:

@@ -83,10 +83,8 @@ def read_unknown(
                     f"{unknown.symbol_id} is a {binding.unit} unknown but asks for {asked_text}: they disagree",
                 )
         target = resolve_target(graph, unknown, vocab)
-    except UnitRefusal as exc:
-        return Refusal(exc.reason, exc.explain())
-    except QuestionTargetError as exc:
-        return Refusal(exc.reason, exc.detail)
+    except (UnitRefusal, QuestionTargetError) as exc:
+        return Refusal.from_error(exc)
     owners = (
         [Holding(binding.entity, asked.quantity_kind)]
         if binding.entity is not None

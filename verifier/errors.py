@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from verifier.reasons import REFUSAL_REASONS
+from units.errors import RefusalError
 
 
-class TypedRefusalError(ValueError):
-    """Base of the project's typed input errors: a closed ``reason``, a ``detail`` and the ``path`` of the field.
+class TypedRefusalError(RefusalError):
+    """The verifier's and adapters' input errors: a closed ``reason``, a ``detail`` and the ``path`` of the field.
+
+    A :class:`units.errors.RefusalError`, like every typed error of the project.
 
     Attributes:
         reason: one of :data:`~verifier.reasons.REFUSAL_REASONS`.
@@ -18,16 +20,19 @@ class TypedRefusalError(ValueError):
     """
 
     def __init__(self, reason: str, detail: str, path: str = "") -> None:
-        if reason not in REFUSAL_REASONS:
-            raise ValueError(f"not a refusal reason: {reason!r}")
-        super().__init__(reason, detail, path)  # keeps args, so it pickles
-        self.reason = reason
-        self.detail = detail
-        self.path = path
+        super().__init__(reason, detail, "", path)
+        self.args = (reason, detail, path)
+
+    def explain(self) -> str:
+        """The message without its reason: ``at equations[2].rhs: ...`` (these errors name a field, not a value)."""
+        return f"at {self.path}: {self.detail}" if self.path else self.detail
 
     def __str__(self) -> str:
         where = f" at {self.path}" if self.path else ""
         return f"{self.reason}{where}: {self.detail}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.detail, self.path))
 
 
 class BindingGraphError(TypedRefusalError):

@@ -224,7 +224,7 @@ class _Run:
             detail = f"the fact gives {name} the unit {unit!r}, but the symbol carries {declared_text!r}"
             self.problem(name, 0, i, Refusal("unit_mismatch", detail))
         except UnitRefusal as exc:
-            self.problem(name, 0, i, Refusal(exc.reason, exc.explain()))
+            self.problem(name, 0, i, Refusal.from_error(exc))
         return None
 
     # ------------------------------------------------------------ domain

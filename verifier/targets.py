@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from units import UnitRefusal, UnitVocabulary
+from units.errors import RefusalError
 from verifier.model import BindingGraph, BoundEquation, BoundUnknown, StateIndex, SymbolBinding
 
 _COUNT_KINDS = frozenset({"add", "subtract", "transfer", "multiply", "divide", "unit_partition", "fraction_portion"})
@@ -40,16 +41,19 @@ class QuestionTarget:
     question_form: str
 
 
-class QuestionTargetError(ValueError):
-    """A question target that cannot be resolved; ``reason`` is an ADR-0135 reason."""
+class QuestionTargetError(RefusalError):
+    """A question target that cannot be resolved; ``reason`` is an ADR-0135 reason (a :class:`RefusalError`)."""
 
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(reason, detail)
-        self.reason = reason
-        self.detail = detail
+        self.args = (reason, detail)
 
-    def __str__(self) -> str:
-        return f"{self.reason}: {self.detail}"
+    def explain(self) -> str:
+        """The detail (a question target names no field of the input)."""
+        return self.detail
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.detail))
 
 
 def entities(graph: BindingGraph) -> tuple[str, ...]:

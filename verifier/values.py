@@ -379,7 +379,7 @@ def _units_stage(graph: BindingGraph, vocab: UnitVocabulary) -> tuple[dict[str, 
         try:
             declared[sym.symbol_id] = vocab.resolve(sym.unit, path=f"{sym.symbol_id}.unit")
         except UnitRefusal as exc:
-            problems.append(Problem(1, 0, i, sym.symbol_id, "", Refusal(exc.reason, exc.explain())))
+            problems.append(Problem(1, 0, i, sym.symbol_id, "", Refusal.from_error(exc)))
     written = [(0, i, f.symbol_id, "", f.unit) for i, f in enumerate(graph.facts)]
     written += [(1, i, e.lhs_symbol_id, e.lhs_symbol_id, e.literal_unit) for i, e in enumerate(graph.equations)]
     for section, i, name, equation, unit in written:
@@ -388,7 +388,7 @@ def _units_stage(graph: BindingGraph, vocab: UnitVocabulary) -> tuple[dict[str, 
         try:
             vocab.resolve(unit, path=f"{name}.unit")
         except UnitRefusal as exc:
-            problems.append(Problem(1, section, i, name, equation, Refusal(exc.reason, exc.explain())))
+            problems.append(Problem(1, section, i, name, equation, Refusal.from_error(exc)))
     return declared, problems
 
 

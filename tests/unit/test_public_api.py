@@ -54,6 +54,7 @@ SPEC_VERIFIER = {
     "Answer",
     "REFUSAL_REASONS",
 }
+OURS_ERRORS = {"RefusalError"}  # beyond the SPEC: the one base of every typed error (issue #16), in units and verifier
 OURS_ADAPTERS = {
     "RecordedVerdict",
     "read_json",
@@ -63,8 +64,8 @@ OURS_ADAPTERS = {
 
 
 def test_units_public_names() -> None:
-    """Units exports exactly the SPEC §3 names."""
-    assert set(units.__all__) == SPEC_UNITS
+    """Units exports exactly the SPEC §3 names, and the errors' one base."""
+    assert set(units.__all__) == SPEC_UNITS | OURS_ERRORS
 
 
 def test_adapters_public_names() -> None:
@@ -73,8 +74,8 @@ def test_adapters_public_names() -> None:
 
 
 def test_verifier_public_names() -> None:
-    """Verifier exports exactly the SPEC §5 names."""
-    assert set(verifier.__all__) == SPEC_VERIFIER
+    """Verifier exports exactly the SPEC §5 names, and the errors' one base."""
+    assert set(verifier.__all__) == SPEC_VERIFIER | OURS_ERRORS
 
 
 def test_crosscheck_public_names() -> None:
