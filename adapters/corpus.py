@@ -157,7 +157,7 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
             return Gold(value=exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
         key = "refusal" if "refusal" in expect else "category"
         text = expect[key]
-        from verifier.crosscheck import CATEGORIES
+        from verifier.categories import CATEGORIES
         from verifier.reasons import REFUSAL_REASONS
 
         names = REFUSAL_REASONS if key == "refusal" else frozenset(CATEGORIES)
