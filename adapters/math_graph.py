@@ -605,7 +605,8 @@ class _Binder:
             )
             self.set_state(op.actor, unit, result)
             if op.kind == "transfer":
-                assert op.target is not None
+                if op.target is None:  # Operation refuses a transfer without a target; kept explicit
+                    raise MathGraphError("malformed_input", "a transfer needs a target", f"operations[{i}].target")
                 target_state = self.current(op.target, operand.unit)
                 target_unit = target_state[1] if target_state else operand.unit
                 target_result = f"{prefix}_target_result"
@@ -676,7 +677,10 @@ class _Binder:
             self.set_state(op.actor, operand.result_unit, result)
             self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
             return
-        assert isinstance(operand, FractionPortion)
+        if not isinstance(operand, FractionPortion):  # the dispatch ends in a refusal, never a fall-through
+            raise MathGraphError(
+                "malformed_input", f"{op.kind} has no binding for a {type(operand).__name__}", f"operations[{i}]"
+            )
         latest = self.partitions.get(op.actor)  # every referent names it (upstream's solver: SPEC §5)
         if latest is None:
             raise MathGraphError(
@@ -739,7 +743,8 @@ class _Binder:
                 where,
             )
         if reference is None:
-            assert own is not None
+            if own is None:  # refused as underdetermined just above; kept explicit
+                raise MathGraphError("underdetermined", f"neither {actor} nor {ref} holds a quantity to compare", where)
             sid = f"q_{self.slugs[ref]}_{slug(own[1])}_t0"
             if any(sym.symbol_id == sid for sym in self.symbols):
                 raise MathGraphError("malformed_input", f"the id {sid} of {ref}'s solved holding collides", where)
@@ -747,12 +752,14 @@ class _Binder:
             self.set_state(ref, own[1], sid)
             reference = (sid, own[1])
         if op.kind == "compare_additive":
-            assert operand.delta is not None
+            if operand.delta is None:  # Comparison refuses an additive comparison without a delta; kept explicit
+                raise MathGraphError("malformed_input", "compare_additive needs a delta", f"{where}.delta")
             sign = 1 if operand.direction == "more" else -1
             value = symbol(reference[0]) + sign * rational(operand.delta.value)
             literal: str | None = unit
         else:
-            assert operand.factor is not None
+            if operand.factor is None:  # Comparison refuses a multiplicative comparison without a factor
+                raise MathGraphError("malformed_input", "compare_multiplicative needs a factor", f"{where}.factor")
             value, literal = rational(operand.factor) * symbol(reference[0]), None
         if own is None:
             self.add_symbol(result, label, "quantity", actor, reference[1])

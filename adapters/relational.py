@@ -234,7 +234,8 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
 
 def _fraction(item: Mapping[str, object], key: str) -> Fraction:
     value = item[key]
-    assert isinstance(value, Fraction), key  # set by exact() above
+    if not isinstance(value, Fraction):  # exact() set it above; a relation is never read from anything else
+        raise MathGraphError("malformed_input", f"{key} is not an exact number", key)
     return value
 
 

@@ -177,7 +177,8 @@ class Lexicon:
 
 def _read_jsonl(path: Path | None, text: str | None, label: str) -> Iterator[tuple[int, object]]:
     if text is None:
-        assert path is not None
+        if path is None:
+            raise TypeError("a JSONL source needs a path or a text")
         try:
             size = path.stat().st_size
         except OSError as exc:
@@ -197,6 +198,13 @@ def _read_jsonl(path: Path | None, text: str | None, label: str) -> Iterator[tup
             yield number, loads_exact(line)
         except UnitRefusal as exc:
             yield number, UnitRefusal(exc.reason, exc.detail, exc.subject, f"{label}:{number}")
+
+
+def _required_str(row: Mapping[str, object], key: str, where: str) -> str:
+    value = _check_str(row, key, where, optional=False)
+    if value is None:  # unreachable: optional=False refuses a missing value
+        raise UnitRefusal("malformed_input", f"field {key!r} is required", None, where)
+    return value
 
 
 def _check_str(row: Mapping[str, object], key: str, where: str, *, optional: bool) -> str | None:
@@ -236,8 +244,7 @@ def _entry_from_row(row: object, where: str) -> LexiconEntry:
         raise UnitRefusal(
             "malformed_input", "default_size must be a positive integer or null", size, f"{where}.default_size"
         )
-    lemma = row["lemma"]
-    assert isinstance(lemma, str)
+    lemma = _required_str(row, "lemma", f"{where}.lemma")
     if not _LEMMA.fullmatch(lemma):
         raise UnitRefusal(
             "malformed_input", "a lemma is a letter followed by letters, digits or '_'", lemma, f"{where}.lemma"
@@ -292,8 +299,7 @@ def parse_definition(text: str, *, path: str = "") -> tuple[Fraction, tuple[tupl
 
 def _check_name(row: Mapping[str, object], key: str, where: str) -> str:
     """A lemma or base-dimension name: ``[A-Za-z][A-Za-z0-9_]*``, at most 64 characters, checked before pint sees it."""
-    text = _check_str(row, key, f"{where}.{key}", optional=False)
-    assert text is not None
+    text = _required_str(row, key, f"{where}.{key}")
     if len(text) > 64 or not _LEMMA.fullmatch(text):
         raise UnitRefusal(
             "malformed_input", "a name is a letter then letters, digits or '_' (at most 64)", text, f"{where}.{key}"
@@ -317,8 +323,7 @@ def _conversion_from_row(row: object, where: str) -> Conversion:
         if set(row) & {"definition", "offset"}:
             raise UnitRefusal("malformed_input", "a base has no definition or offset", lemma, where)
         return Conversion(lemma=lemma, base_dimension=base, axis=axis, source=source)
-    definition = _check_str(row, "definition", f"{where}.definition", optional=False)
-    assert definition is not None
+    definition = _required_str(row, "definition", f"{where}.definition")
     factor, of = parse_definition(definition, path=f"{where}.definition")
     if factor <= 0:
         raise UnitRefusal("malformed_input", "a conversion factor must be positive", definition, f"{where}.definition")
@@ -366,7 +371,8 @@ def _parse_conversions(path: Path | None, text: str | None, label: str) -> dict[
     good, bad = _collect(_read_jsonl(path, text, label), label, _conversion_from_row)
     table: dict[str, Conversion] = {}
     for conv in good:
-        assert isinstance(conv, Conversion)
+        if not isinstance(conv, Conversion):  # _collect yields what the row reader returned
+            raise TypeError(f"expected a Conversion, found {type(conv).__name__}")
         if conv.lemma in table:
             bad.append(UnitRefusal("malformed_input", "lemma defined twice", conv.lemma, label))
         table[conv.lemma] = conv

@@ -738,7 +738,8 @@ def _product(eq: BoundEquation, deps: list[_Operand], bearing: list[_Operand], l
     dimension = DIMENSIONLESS
     scale = _ONE
     for op in bearing:
-        assert op.ref is not None  # a unit-bearing operand has a resolved unit
+        if op.ref is None:  # a unit-bearing operand has a resolved unit (the caller picked them by ref.kind)
+            raise _Refuse("unit_unbound", f"{op.symbol_id} carries no unit to multiply")
         for base, power in op.ref.kind:
             powers[base] = powers.get(base, 0) + power
         dimension = dimension * op.dimension

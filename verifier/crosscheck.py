@@ -357,7 +357,8 @@ def outcome(verdict: Verdict) -> str:
     """Our side as a string: the proof string when admitted, else the refusal reason."""
     if verdict.proof is not None:
         return verdict.proof.to_canonical_string()
-    assert verdict.refusal is not None
+    if verdict.refusal is None:  # Verdict refuses an admitted verdict without a proof, and the converse
+        raise BindingGraphError("malformed_input", "a verdict with neither proof nor refusal", "verdict")
     return verdict.refusal.reason
 
 
@@ -418,7 +419,8 @@ class _Classifier:
             return "only_ours", "theirs has no equation with this lhs"
         if theirs.startswith("crash:"):
             return "theirs_crashes", theirs
-        assert equation is not None
+        if equation is None:  # ours has a verdict only for an equation it holds
+            return "unclassified", "our verdict has no equation to read its kind from"
         kind = equation.operation_kind
         if their_deps is not None and tuple(sorted(their_deps)) != tuple(sorted(equation.dependencies)):
             category = self.wiring(equation, their_deps, symbols)

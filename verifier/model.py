@@ -723,7 +723,8 @@ class BoundConstraint:
     def holds(self, value: Fraction) -> bool:
         """Whether an exact value satisfies the predicate."""
         match = _PREDICATE.fullmatch(self.predicate)
-        assert match is not None
+        if match is None:  # the predicate was checked on construction; a constraint never holds by accident
+            raise _fail(f"predicate {clip(self.predicate)} is not a comparison", f"constraints[{self.symbol_id}]")
         if match["isym"]:
             return value.denominator == 1
         bound = parse_exact(match["num"])
