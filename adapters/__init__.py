@@ -1,7 +1,7 @@
 """Adapters: each input format becomes a ``verifier.BindingGraph``.  See SPEC §5."""
 
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
-from adapters.errors import MathGraphError
+from adapters.errors import AdapterError, MathGraphError
 from adapters.math_graph import (
     FRACTION_REFERENTS,
     Comparison,
@@ -23,6 +23,7 @@ from verifier.lazy import package_hooks
 
 __all__ = [
     "FRACTION_REFERENTS",
+    "AdapterError",
     "Comparison",
     "FractionPortion",
     "InitialPossession",

@@ -5,8 +5,11 @@ from __future__ import annotations
 from verifier.errors import TypedRefusalError
 
 
-class MathGraphError(TypedRefusalError):
-    """An input (math problem graph, relations, canonical text) that cannot be bound as given.
+class AdapterError(TypedRefusalError):
+    """An input (math problem graph, relations, canonical text, records) that cannot be bound as given.
+
+    Every adapter raises it; :data:`MathGraphError` is the same class under the name the
+    SPEC gives it.
 
     ``reason`` is ``malformed_input``, ``input_too_large`` or ``unsafe_expression`` for bad
     input; ``state_unset``, ``redeclared_state``, ``ambiguous_reference``,
@@ -15,6 +18,10 @@ class MathGraphError(TypedRefusalError):
     """
 
 
+MathGraphError = AdapterError
+"""The SPEC's name for :class:`AdapterError` (the same class: ``except MathGraphError`` catches every adapter's error)."""
+
 __all__ = [
+    "AdapterError",
     "MathGraphError",
 ]

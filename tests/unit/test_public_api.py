@@ -56,6 +56,7 @@ SPEC_VERIFIER = {
 }
 OURS_ERRORS = {"RefusalError"}  # beyond the SPEC: the one base of every typed error (issue #16), in units and verifier
 OURS_ADAPTERS = {
+    "AdapterError",  # MathGraphError's name for what every adapter raises (MathGraphError is the same class)
     "RecordedVerdict",
     "read_json",
     "FRACTION_REFERENTS",

@@ -120,3 +120,12 @@ def test_a_records_error_pickles_with_its_bad_lines() -> None:
     assert (back.reason, back.detail, back.path, back.source) == (exc.reason, exc.detail, exc.path, "cases.jsonl")
     assert [(b.source, b.line, str(b.error)) for b in back.errors] == [("cases.jsonl", 7, str(bad.error))]
     assert isinstance(back, RefusalError)
+
+
+def test_every_adapter_raises_one_error_class_under_two_names() -> None:
+    from adapters import AdapterError, parse_canonical_text
+
+    assert AdapterError is MathGraphError
+    exc = _raised(lambda: parse_canonical_text("Q nonsense"))
+    assert isinstance(exc, AdapterError)
+    assert isinstance(_raised(CASES["adapter"]), AdapterError)
