@@ -52,27 +52,49 @@ MAX_ENTITIES: Final[int] = 1000
 MAX_OPERATIONS: Final[int] = 1000
 
 
+class _JsonValue:
+    """``to_json`` (the upstream layout) and its former name ``as_json``, for the graph's value types."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, object]:
+        raise NotImplementedError
+
+    def as_json(self) -> dict[str, object]:
+        """The former name of :meth:`to_json` (kept so existing callers keep working)."""
+        return self.to_json()
+
+
 @dataclass(frozen=True, slots=True)
-class Quantity:
+class Quantity(_JsonValue):
     """An exact magnitude with a unit surface: ``Quantity(Fraction(3), "apples")``."""
 
     value: Fraction
     unit: str
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """``{"unit": "apples", "value": 3}`` (a non-whole value as ``"7/2"``)."""
         return {"unit": self.unit, "value": json_number(self.value)}
 
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "quantity") -> Quantity:
+        """Read :meth:`to_json` output (numbers as SPEC §4 "Numbers" says).
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        return _quantity(data, path)
+
 
 @dataclass(frozen=True, slots=True)
-class Rate:
+class Rate(_JsonValue):
     """``value`` numerator units per denominator unit: ``Rate(15, "dollars", "hours")``; value > 0."""
 
     value: Fraction
     numerator_unit: str
     denominator_unit: str
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """Upstream layout."""
         return {
             "denominator_unit": self.denominator_unit,
@@ -80,9 +102,21 @@ class Rate:
             "value": json_number(self.value),
         }
 
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "operand") -> Rate:
+        """Read :meth:`to_json` output.
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        operand = _operand("apply_rate", data, path)
+        if not isinstance(operand, cls):  # _operand builds this very class for this kind
+            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
+        return operand
+
 
 @dataclass(frozen=True, slots=True)
-class Comparison:
+class Comparison(_JsonValue):
     """A comparison with another entity's state.
 
     ``direction`` is ``more``/``fewer`` with a ``delta`` (compare_additive) or
@@ -94,27 +128,51 @@ class Comparison:
     delta: Quantity | None = None
     factor: Fraction | None = None
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """Upstream layout."""
         out: dict[str, object] = {"direction": self.direction, "reference_actor": self.reference_actor}
         if self.delta is not None:
-            out["delta"] = self.delta.as_json()
+            out["delta"] = self.delta.to_json()
         if self.factor is not None:
             out["factor"] = json_number(self.factor)
         return out
 
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "operand") -> Comparison:
+        """Read :meth:`to_json` output.
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        operand = _operand("compare_additive", data, path)
+        if not isinstance(operand, cls):  # _operand builds this very class for this kind
+            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
+        return operand
+
 
 @dataclass(frozen=True, slots=True)
-class PartitionChunk:
+class PartitionChunk(_JsonValue):
     """Split a state into chunks of ``value`` ``unit`` each, counted in ``result_unit`` (value > 0)."""
 
     value: Fraction
     unit: str
     result_unit: str
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """Upstream layout."""
         return {"result_unit": self.result_unit, "unit": self.unit, "value": json_number(self.value)}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "operand") -> PartitionChunk:
+        """Read :meth:`to_json` output.
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        operand = _operand("unit_partition", data, path)
+        if not isinstance(operand, cls):  # _operand builds this very class for this kind
+            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
+        return operand
 
 
 _SIGNED_BY_KIND: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide"})
@@ -128,7 +186,7 @@ Each names the same thing: the actor's current holding of the count kind its lat
 
 
 @dataclass(frozen=True, slots=True)
-class FractionPortion:
+class FractionPortion(_JsonValue):
     """``numerator/denominator`` of the actor's current holding of the count its latest unit_partition made is used up.
 
     ``referent`` is one of :data:`FRACTION_REFERENTS` (checked by :func:`graph_from_dict`
@@ -139,7 +197,7 @@ class FractionPortion:
     denominator: Fraction
     referent: str
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """``{"denominator", "numerator", "referent"}``."""
         return {
             "denominator": json_number(self.denominator),
@@ -147,24 +205,46 @@ class FractionPortion:
             "referent": self.referent,
         }
 
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "operand") -> FractionPortion:
+        """Read :meth:`to_json` output.
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        operand = _operand("fraction_portion", data, path)
+        if not isinstance(operand, cls):  # _operand builds this very class for this kind
+            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
+        return operand
+
 
 Operand = Quantity | Rate | Comparison | PartitionChunk | FractionPortion
 
 
 @dataclass(frozen=True, slots=True)
-class InitialPossession:
+class InitialPossession(_JsonValue):
     """``entity`` holds ``quantity`` at the start."""
 
     entity: str
     quantity: Quantity
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """Upstream layout."""
-        return {"entity": self.entity, "quantity": self.quantity.as_json()}
+        return {"entity": self.entity, "quantity": self.quantity.to_json()}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "initial_state") -> InitialPossession:
+        """Read :meth:`to_json` output.
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        poss = fields(data, path, {"entity", "quantity"}, set())
+        return cls(name(poss["entity"], f"{path}.entity"), _quantity(poss["quantity"], f"{path}.quantity"))
 
 
 @dataclass(frozen=True, slots=True)
-class Operation:
+class Operation(_JsonValue):
     """One event: ``actor`` does ``kind`` with ``operand`` (and ``target`` for a transfer)."""
 
     actor: str
@@ -172,24 +252,59 @@ class Operation:
     operand: Operand
     target: str | None = None
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """Upstream layout (``target`` only for a transfer)."""
-        out: dict[str, object] = {"actor": self.actor, "kind": self.kind, "operand": self.operand.as_json()}
+        out: dict[str, object] = {"actor": self.actor, "kind": self.kind, "operand": self.operand.to_json()}
         if self.target is not None:
             out["target"] = self.target
         return out
 
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "operation") -> Operation:
+        """Read :meth:`to_json` output (the operand by the kind's operand type).
+
+        Raises:
+            MathGraphError: ``malformed_input`` (an unknown kind among them) / ``input_too_large``
+                naming the field under ``path``.
+        """
+        op = fields(data, path, {"actor", "kind", "operand"}, {"target"})
+        kind = op["kind"]
+        if not isinstance(kind, str) or kind not in _OPERAND_TYPE:
+            raise MathGraphError(
+                "malformed_input",
+                f"unknown operation kind {clip(kind)}; expected one of {list(OPERATION_KINDS)}",
+                f"{path}.kind",
+            )
+        target = op.get("target")
+        return cls(
+            name(op["actor"], f"{path}.actor"),
+            kind,
+            _operand(kind, op["operand"], f"{path}.operand"),
+            None if target is None else name(target, f"{path}.target"),
+        )
+
 
 @dataclass(frozen=True, slots=True)
-class Unknown:
+class Unknown(_JsonValue):
     """What is asked: ``entity``'s holding in ``unit``, or the total over all entities when ``entity`` is ``None``."""
 
     entity: str | None
     unit: str
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """Upstream layout."""
         return {"entity": self.entity, "unit": self.unit}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "unknown") -> Unknown:
+        """Read :meth:`to_json` output (``entity`` may be absent or ``null``: the total).
+
+        Raises:
+            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
+        """
+        unk = fields(data, path, {"unit"}, {"entity"})
+        entity = unk.get("entity")
+        return cls(None if entity is None else name(entity, f"{path}.entity"), name(unk["unit"], f"{path}.unit"))
 
 
 _OPERAND_TYPE: Final[dict[str, type]] = {
@@ -207,7 +322,7 @@ _OPERAND_TYPE: Final[dict[str, type]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class MathProblemGraph:
+class MathProblemGraph(_JsonValue):
     """A math word problem as a typed state-change graph (ADR-0115), validated on construction.
 
     Attributes:
@@ -263,18 +378,23 @@ class MathProblemGraph:
         if self.unknown.entity is not None and self.unknown.entity not in known:
             raise MathGraphError("malformed_input", f"{self.unknown.entity!r} is not an entity", "unknown.entity")
 
-    def as_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, object]:
         """The upstream JSON layout; :func:`graph_from_dict` reads it back to an equal graph."""
         return {
             "entities": list(self.entities),
-            "initial_state": [p.as_json() for p in self.initial_state],
-            "operations": [o.as_json() for o in self.operations],
-            "unknown": self.unknown.as_json(),
+            "initial_state": [p.to_json() for p in self.initial_state],
+            "operations": [o.to_json() for o in self.operations],
+            "unknown": self.unknown.to_json(),
         }
+
+    @classmethod
+    def from_json(cls, data: object, /) -> MathProblemGraph:
+        """Read :meth:`to_json` output (the upstream layout): :func:`graph_from_dict`."""
+        return graph_from_dict(data)
 
     def canonical_bytes(self) -> bytes:
         """UTF-8 JSON with sorted keys and compact separators (byte-equal for equal graphs)."""
-        return json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:
@@ -439,39 +559,11 @@ def graph_from_dict(data: object) -> MathProblemGraph:
             raise MathGraphError("input_too_large", f"more than {max(MAX_ENTITIES, MAX_OPERATIONS)} items", key)
         lists[key] = value
     entities = tuple(name(e, f"entities[{i}]") for i, e in enumerate(lists["entities"]))
-    initial = []
-    for i, item in enumerate(lists["initial_state"]):
-        poss = fields(item, f"initial_state[{i}]", {"entity", "quantity"}, set())
-        initial.append(
-            InitialPossession(
-                name(poss["entity"], f"initial_state[{i}].entity"),
-                _quantity(poss["quantity"], f"initial_state[{i}].quantity"),
-            )
-        )
-    operations = []
-    for i, item in enumerate(lists["operations"]):
-        path = f"operations[{i}]"
-        op = fields(item, path, {"actor", "kind", "operand"}, {"target"})
-        kind = op["kind"]
-        if not isinstance(kind, str) or kind not in _OPERAND_TYPE:
-            raise MathGraphError(
-                "malformed_input",
-                f"unknown operation kind {clip(kind)}; expected one of {list(OPERATION_KINDS)}",
-                f"{path}.kind",
-            )
-        target = op.get("target")
-        operations.append(
-            Operation(
-                name(op["actor"], f"{path}.actor"),
-                kind,
-                _operand(kind, op["operand"], f"{path}.operand"),
-                None if target is None else name(target, f"{path}.target"),
-            )
-        )
-    unk = fields(obj["unknown"], "unknown", {"unit"}, {"entity"})
-    entity = unk.get("entity")
-    unknown = Unknown(None if entity is None else name(entity, "unknown.entity"), name(unk["unit"], "unknown.unit"))
-    return MathProblemGraph(entities, tuple(initial), tuple(operations), unknown)
+    initial = tuple(
+        InitialPossession.from_json(item, path=f"initial_state[{i}]") for i, item in enumerate(lists["initial_state"])
+    )
+    operations = tuple(Operation.from_json(item, path=f"operations[{i}]") for i, item in enumerate(lists["operations"]))
+    return MathProblemGraph(entities, initial, operations, Unknown.from_json(obj["unknown"], path="unknown"))
 
 
 # ----------------------------------------------------------------- binding

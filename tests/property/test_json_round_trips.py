@@ -1,0 +1,76 @@
+"""STYLE §3 value-type contract for the math graph and its parts: ``T.from_json(x.to_json()) == x``, hashes equal.
+
+Drawn with the shipped strategy :func:`verifier.strategies.math_problem_graphs` (every
+operation kind), so each part type is met in every shape the strategy makes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+
+from adapters import (
+    Comparison,
+    FractionPortion,
+    InitialPossession,
+    MathProblemGraph,
+    Operation,
+    PartitionChunk,
+    Quantity,
+    Rate,
+    Unknown,
+    read_json,
+)
+from verifier.strategies import math_problem_graphs
+
+
+def _parts(graph: MathProblemGraph) -> list[object]:
+    out: list[object] = [graph, graph.unknown, *graph.initial_state, *graph.operations]
+    out += [p.quantity for p in graph.initial_state]
+    for op in graph.operations:
+        out.append(op.operand)
+        if isinstance(op.operand, Comparison) and op.operand.delta is not None:
+            out.append(op.operand.delta)
+    return out
+
+
+@given(math_problem_graphs())
+def test_every_part_reads_back_equal_with_an_equal_hash(graph: MathProblemGraph) -> None:
+    seen = set()
+    for part in _parts(graph):
+        kind = type(part)
+        back = kind.from_json(part.to_json())  # type: ignore[attr-defined]
+        assert back == part
+        assert hash(back) == hash(part)
+        seen.add(kind)
+    assert {MathProblemGraph, Unknown} <= seen
+
+
+@given(math_problem_graphs())
+def test_a_graph_survives_json_text_exactly(graph: MathProblemGraph) -> None:
+    """Through ``json.dumps`` and the exact reader, as a file would carry it; ``as_json`` is the same data."""
+    text = json.dumps(graph.to_json())
+    assert MathProblemGraph.from_json(read_json(text)) == graph
+    assert graph.as_json() == graph.to_json()
+
+
+def test_each_part_type_reads_its_own_layout() -> None:
+    """One table row per type: its JSON, and the value it reads to (numbers exact, layout upstream's)."""
+    rows = [
+        (Quantity, {"unit": "apples", "value": "7/2"}, "7/2"),
+        (Rate, {"value": 15, "numerator_unit": "dollars", "denominator_unit": "hours"}, "15"),
+        (PartitionChunk, {"value": 2, "unit": "feet", "result_unit": "pieces"}, "2"),
+        (FractionPortion, {"numerator": 1, "denominator": 3, "referent": "them"}, None),
+        (Comparison, {"reference_actor": "Bo", "direction": "times", "factor": 2}, None),
+        (Unknown, {"unit": "apples"}, None),
+    ]
+    for kind, data, value in rows:
+        part = kind.from_json(data)  # type: ignore[attr-defined]
+        assert kind.from_json(part.to_json()) == part  # type: ignore[attr-defined]
+        if value is not None:
+            assert str(part.value) == value
+    assert Unknown.from_json({"unit": "apples"}) == Unknown(None, "apples")
+    assert InitialPossession.from_json({"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}).entity == "Sam"
+    give = {"actor": "Sam", "kind": "transfer", "operand": {"unit": "apples", "value": 2}, "target": "Kim"}
+    assert Operation.from_json(give).to_json() == give
