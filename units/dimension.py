@@ -92,6 +92,41 @@ class DimensionVector:
             _CANONICAL[self.exponents] = text
         return text
 
+    def to_json(self) -> str:
+        """The canonical string (:meth:`to_canonical_string`); :meth:`from_json` reads it back."""
+        return self.to_canonical_string()
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "dimension") -> DimensionVector:
+        """Read a canonical string (``"money/time"``, ``"length^3"``, ``"1/time"``, ``"dimensionless"``).
+
+        Only the canonical spelling is read (axes in :data:`BASE_DIMENSIONS` order, no
+        ``^1``, no repeated axis), so a vector has exactly one text and reads back equal.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` naming ``path``, for anything else.
+        """
+        if not isinstance(data, str) or not data or len(data) > 200:
+            raise UnitRefusal("malformed_input", "a dimension is its canonical string", data, path)
+        if data == "dimensionless":
+            return DIMENSIONLESS
+        head, _, tail = data.partition("/")
+        exps = [0] * len(BASE_DIMENSIONS)
+        for part, sign in ((head, 1), (tail, -1)):
+            if (sign == 1 and part == "1" and tail) or (sign == -1 and not part):
+                continue
+            for factor in part.split("*"):
+                axis, caret, power = factor.partition("^")
+                if axis not in _AXIS_INDEX or (caret and not (power.isdigit() and power.isascii())):
+                    raise UnitRefusal("malformed_input", f"not a base dimension power: {factor!r}", data, path)
+                exps[_AXIS_INDEX[axis]] += sign * (int(power) if caret else 1)
+        vector = cls(tuple(exps))  # type: ignore[arg-type]
+        if vector.to_canonical_string() != data:
+            raise UnitRefusal(
+                "malformed_input", f"not the canonical spelling (that is {vector.to_canonical_string()!r})", data, path
+            )
+        return vector
+
     def __str__(self) -> str:
         return self.to_canonical_string()
 

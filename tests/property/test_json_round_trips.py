@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from adapters import (
     Comparison,
@@ -22,6 +24,7 @@ from adapters import (
     Unknown,
     read_json,
 )
+from units import DimensionVector, UnitRefusal
 from verifier.strategies import math_problem_graphs
 
 
@@ -74,3 +77,20 @@ def test_each_part_type_reads_its_own_layout() -> None:
     assert InitialPossession.from_json({"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}).entity == "Sam"
     give = {"actor": "Sam", "kind": "transfer", "operand": {"unit": "apples", "value": 2}, "target": "Kim"}
     assert Operation.from_json(give).to_json() == give
+
+
+@given(st.tuples(*[st.integers(-4, 4)] * 6))
+def test_a_dimension_vector_reads_back_from_its_canonical_string(exponents: tuple[int, ...]) -> None:
+    vector = DimensionVector(exponents)  # type: ignore[arg-type]
+    back = DimensionVector.from_json(vector.to_json())
+    assert back == vector
+    assert hash(back) == hash(vector)
+
+
+def test_a_dimension_is_read_only_in_its_canonical_spelling() -> None:
+    assert DimensionVector.from_json("money/time") == DimensionVector.from_axes({"money": 1, "time": -1})
+    assert DimensionVector.from_json("1/time^2") == DimensionVector.from_axes({"time": -2})
+    for text in ("time*length", "length^1", "length*length", "", "1", "furlong", "length/", "length^-2", "1/1"):
+        with pytest.raises(UnitRefusal) as info:
+            DimensionVector.from_json(text)
+        assert info.value.reason == "malformed_input", text
