@@ -191,7 +191,7 @@ def bind_record(
             graph = bind_math_problem_graph(problem, voc)
         elif kind == "relational":
             obj = record if isinstance(record, dict) else {}
-            graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"))
+            graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"), vocab=voc)
             policy = "integer"
         elif kind == "binding_graph":
             graph = BindingGraph.from_json(

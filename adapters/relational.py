@@ -25,6 +25,7 @@ else:
 
 from adapters._common import bound_equation, bound_symbol, exact, fields, name, slug, span
 from adapters.errors import MathGraphError
+from units import UnitVocabulary, default_vocabulary
 from units.errors import clip
 from units.exact import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding
@@ -47,7 +48,13 @@ _FIELDS: Final[dict[str, tuple[set[str], set[str]]]] = {
 }
 
 
-def bind_relations(relations: object, query: object, units: Mapping[str, str] | None = None) -> BindingGraph:
+def bind_relations(
+    relations: object,
+    query: object,
+    units: Mapping[str, str] | None = None,
+    *,
+    vocab: UnitVocabulary | None = None,
+) -> BindingGraph:
     """Bind relations and a query into a binding graph.
 
     Args:
@@ -55,6 +62,9 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
             "ref": "liam", "delta": 4}``.
         query: ``{"entity": "mia", "unit": "stickers"}``.
         units: entity → unit surface; ``None`` gives every entity the query's unit.
+        vocab: the unit vocabulary the question form is read with (default:
+            :func:`units.default_vocabulary`); pass the one you will verify with, so
+            declared count nouns mean the same in both.
 
     Returns:
         The :class:`~verifier.BindingGraph` (facts, one equation per relation, the unknown).
@@ -78,6 +88,10 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
     if units is not None and not isinstance(units, Mapping):
         raise MathGraphError(
             "malformed_input", f"units must be a mapping entity -> unit, found {type(units).__name__}", "units"
+        )
+    if vocab is not None and not isinstance(vocab, UnitVocabulary):
+        raise MathGraphError(
+            "malformed_input", f"vocab must be a UnitVocabulary, found {type(vocab).__name__}", "vocab"
         )
 
     parsed: list[dict[str, object]] = []
@@ -215,9 +229,7 @@ def bind_relations(relations: object, query: object, units: Mapping[str, str] | 
             question_form="identity",
             expected_unit=q_unit,
         )
-        from units import default_vocabulary  # the form only compares unit spellings here
-
-        form = infer_question_form(base, probe, default_vocabulary())
+        form = infer_question_form(base, probe, vocab if vocab is not None else default_vocabulary())
         unknown = BoundUnknown(
             symbol_id=uid,
             question_span=probe.question_span,

@@ -404,3 +404,27 @@ def test_binding_is_deterministic() -> None:
     second = bind_relations([dict(r) for r in relations], {"entity": "omar", "unit": "stickers"})
     assert first == second
     assert first.to_canonical_string() == second.to_canonical_string()
+
+
+def test_bind_relations_reads_the_question_with_the_vocabulary_given() -> None:
+    """The vocabulary one verifies with is the one the question form is read with (not always the default)."""
+    from unittest import mock
+
+    from adapters import AdapterError
+    from units import default_vocabulary
+    from verifier import verify
+
+    relations = [
+        {"kind": "fact", "entity": "liam", "value": 3},
+        {"kind": "more_than", "entity": "mia", "ref": "liam", "delta": 4},
+    ]
+    query = {"entity": "mia", "unit": "stickers"}
+    vocab = default_vocabulary().with_count_nouns({"stickers": "sticker"})
+    with mock.patch("adapters.relational.infer_question_form", return_value="difference") as form:
+        bind_relations(relations, query, vocab=vocab)
+    assert form.call_args.args[2] is vocab
+    graph = bind_relations(relations, query, vocab=vocab)
+    assert [str(a) for a in verify(graph, vocab).answers.values()] == ["7 stickers"]
+    with pytest.raises(AdapterError) as info:
+        bind_relations(relations, query, vocab="en_units_v1")  # type: ignore[arg-type]
+    assert (info.value.reason, info.value.path) == ("malformed_input", "vocab")
