@@ -764,30 +764,20 @@ class UnitVocabulary:
                 )
             lemma = f"{num.lemma}{PER}{den.lemma}"
             known = self._by_lemma.get(lemma)
-            if known is not None:
-                ref = UnitRef(
-                    surface=surface,
-                    lemma=lemma,
-                    dimension=known.dimension,
-                    unit=known.unit,
-                    kind=known.kind,
-                    scale=known.scale,
-                    is_offset=False,
-                    is_calendar=known.is_calendar,
-                    declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
+            declarations = tuple(dict.fromkeys((*num.declarations, *den.declarations)))
+            if known is not None:  # a composite the lexicon lists: its facts, under this surface
+                ref = dataclasses.replace(
+                    known, surface=surface, is_offset=False, declarations=declarations, divisible=False
                 )
             else:
                 made = self._make_ref(surface, lemma, num.unit / den.unit, ())
-                ref = UnitRef(
-                    surface=surface,
-                    lemma=lemma,
+                ref = dataclasses.replace(
+                    made,
                     dimension=num.dimension / den.dimension,
-                    unit=made.unit,
-                    kind=made.kind,
-                    scale=made.scale,
                     is_offset=False,
                     is_calendar=num.is_calendar or den.is_calendar,
-                    declarations=tuple(dict.fromkeys((*num.declarations, *den.declarations))),
+                    declarations=declarations,
+                    divisible=False,
                 )
             self._composites[surface] = ref
             return ref
