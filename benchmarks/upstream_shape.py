@@ -50,7 +50,7 @@ Vec = tuple[int, ...]
 _DIMENSIONLESS: Final[Vec] = (0,) * len(AXES)
 _COUNT: Final[Vec] = (0, 0, 0, 0, 1, 0)
 
-_DOMAIN_AXES: Final[dict[str, dict[str, int]]] = {
+DOMAIN_AXES: Final[dict[str, dict[str, int]]] = {
     "units.length": {"length": 1},
     "units.area": {"length": 2},
     "units.volume": {"length": 3},
@@ -144,7 +144,7 @@ def load_unit_table(lexicon_path: str | PathLike[str]) -> UnitTable:
     """Build the :class:`UnitTable` from a lexicon JSONL (the ``en_units_v1`` row layout).
 
     Each row's ``semantic_domains`` give the dimension of its ``lemma`` (the first row
-    of a lemma whose domain is a unit domain wins, see :data:`_DOMAIN_AXES`).
+    of a lemma whose domain is a unit domain wins, see :data:`DOMAIN_AXES`).
     """
     axis = {name: i for i, name in enumerate(AXES)}
     dimensions: dict[str, Vec] = {}
@@ -156,7 +156,7 @@ def load_unit_table(lexicon_path: str | PathLike[str]) -> UnitTable:
             lemma = row["lemma"]
             if lemma in dimensions:
                 continue
-            axes = next((_DOMAIN_AXES[d] for d in row.get("semantic_domains", ()) if d in _DOMAIN_AXES), None)
+            axes = next((DOMAIN_AXES[d] for d in row.get("semantic_domains", ()) if d in DOMAIN_AXES), None)
             if axes is None:
                 continue
             exps = [0] * len(AXES)
