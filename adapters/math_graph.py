@@ -27,7 +27,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 if TYPE_CHECKING:
     import sympy
@@ -104,15 +104,8 @@ class Rate(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> Rate:
-        """Read :meth:`to_json` output.
-
-        Raises:
-            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
-        """
-        operand = _operand("apply_rate", data, path)
-        if not isinstance(operand, cls):  # _operand builds this very class for this kind
-            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
-        return operand
+        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        return _read_operand(cls, "apply_rate", data, path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,15 +132,8 @@ class Comparison(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> Comparison:
-        """Read :meth:`to_json` output.
-
-        Raises:
-            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
-        """
-        operand = _operand("compare_additive", data, path)
-        if not isinstance(operand, cls):  # _operand builds this very class for this kind
-            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
-        return operand
+        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        return _read_operand(cls, "compare_additive", data, path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,15 +150,8 @@ class PartitionChunk(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> PartitionChunk:
-        """Read :meth:`to_json` output.
-
-        Raises:
-            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
-        """
-        operand = _operand("unit_partition", data, path)
-        if not isinstance(operand, cls):  # _operand builds this very class for this kind
-            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
-        return operand
+        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        return _read_operand(cls, "unit_partition", data, path)
 
 
 _SIGNED_BY_KIND: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide"})
@@ -207,15 +186,8 @@ class FractionPortion(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> FractionPortion:
-        """Read :meth:`to_json` output.
-
-        Raises:
-            MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
-        """
-        operand = _operand("fraction_portion", data, path)
-        if not isinstance(operand, cls):  # _operand builds this very class for this kind
-            raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
-        return operand
+        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        return _read_operand(cls, "fraction_portion", data, path)
 
 
 Operand = Quantity | Rate | Comparison | PartitionChunk | FractionPortion
@@ -492,6 +464,17 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
 def _quantity(data: object, path: str) -> Quantity:
     obj = fields(data, path, {"unit", "value"}, set())
     return Quantity(exact(obj["value"], f"{path}.value"), name(obj["unit"], f"{path}.unit"))
+
+
+_O = TypeVar("_O", bound="Quantity | Rate | Comparison | PartitionChunk | FractionPortion")
+
+
+def _read_operand(cls: type[_O], kind: str, data: object, path: str) -> _O:
+    """The operand ``kind`` takes, read from ``data``, as ``cls`` (the type :data:`_OPERAND_TYPE` gives ``kind``)."""
+    operand = _operand(kind, data, path)
+    if not isinstance(operand, cls):  # _operand builds this very class for this kind
+        raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
+    return operand
 
 
 def _operand(kind: str, data: object, path: str) -> Operand:

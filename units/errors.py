@@ -56,6 +56,25 @@ class RefusalError(ValueError):
         return (type(self), (self.reason, self.detail, self.subject, self.path))
 
 
+class DetailRefusal(RefusalError):
+    """A refusal that names no input value or field: just ``(reason, detail)``; its message is the detail.
+
+    The base of ``verifier.targets.QuestionTargetError``, ``verifier.expr.EvaluationError``
+    and the admissibility checks' internal refusal.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(reason, detail)
+        self.args = (reason, detail)
+
+    def explain(self) -> str:
+        """The detail (there is no subject or path to name)."""
+        return self.detail
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.reason, self.detail))
+
+
 class UnitRefusal(RefusalError):
     """A unit question the closed vocabulary cannot answer exactly.
 
@@ -143,6 +162,7 @@ def clip(value: object, limit: int = 80) -> str:
 
 __all__ = [
     "UNIT_REASONS",
+    "DetailRefusal",
     "LazyDetailRefusal",
     "LexiconError",
     "RefusalError",

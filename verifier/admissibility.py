@@ -29,7 +29,7 @@ else:
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import DIMENSIONLESS
-from units.errors import RefusalError, clip
+from units.errors import DetailRefusal, RefusalError, clip
 from units.exact import format_exact
 from units.vocabulary import check_commensurable
 from verifier.expr import symbol
@@ -232,18 +232,8 @@ class Verdict:
         return out
 
 
-class _Refuse(RefusalError):
+class _Refuse(DetailRefusal):
     """An equation's refusal inside the checks (caught by :func:`check_equation`, never raised past it)."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(reason, detail)
-        self.args = (reason, detail)
-
-    def explain(self) -> str:
-        return self.detail
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason, self.detail))
 
 
 class _Operand:

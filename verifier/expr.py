@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 else:
     from verifier.lazy import sympy
 
-from units.errors import RefusalError, UnitRefusal
+from units.errors import DetailRefusal, UnitRefusal
 from units.exact import MAX_DIGITS, parse_exact
 from verifier.errors import BindingGraphError
 
@@ -431,19 +431,8 @@ def _free_names(expr: sympy.Expr) -> frozenset[str]:
     return frozenset(s.name for s in expr.free_symbols)
 
 
-class EvaluationError(RefusalError, ArithmeticError):
-    """An expression that has no exact value: a zero divisor, or a symbol with no value (a :class:`RefusalError`)."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(reason, detail)
-        self.args = (reason, detail)
-
-    def explain(self) -> str:
-        """The detail."""
-        return self.detail
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason, self.detail))
+class EvaluationError(DetailRefusal, ArithmeticError):
+    """An expression that has no exact value: a zero divisor, or a symbol with no value (a ``units.RefusalError``)."""
 
 
 def evaluate(expr: sympy.Expr, values: Mapping[str, Fraction], *, constant_scale: Fraction = Fraction(1)) -> Fraction:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from units import UnitRefusal, UnitVocabulary
-from units.errors import RefusalError
+from units.errors import DetailRefusal
 from verifier.model import BindingGraph, BoundEquation, BoundUnknown, StateIndex, SymbolBinding
 
 _COUNT_KINDS = frozenset({"add", "subtract", "transfer", "multiply", "divide", "unit_partition", "fraction_portion"})
@@ -41,19 +41,8 @@ class QuestionTarget:
     question_form: str
 
 
-class QuestionTargetError(RefusalError):
-    """A question target that cannot be resolved; ``reason`` is an ADR-0135 reason (a :class:`RefusalError`)."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(reason, detail)
-        self.args = (reason, detail)
-
-    def explain(self) -> str:
-        """The detail (a question target names no field of the input)."""
-        return self.detail
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (self.reason, self.detail))
+class QuestionTargetError(DetailRefusal):
+    """A question target that cannot be resolved; ``reason`` is an ADR-0135 reason (a ``units.RefusalError``)."""
 
 
 def entities(graph: BindingGraph) -> tuple[str, ...]:
