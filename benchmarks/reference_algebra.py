@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from benchmarks.paths import LEXICON_PATH
-from benchmarks.upstream_shape import DOMAIN_AXES
+from benchmarks.upstream_shape import DOMAIN_AXES, render
 from units import BASE_DIMENSIONS
 from verifier import BoundEquation, SymbolBinding
 
@@ -31,17 +31,8 @@ class ReferenceRefusal(Exception):
 
 
 def _vec_str(vec: Vec) -> str:
-    nums: list[str] = []
-    dens: list[str] = []
-    for name, power in zip(BASE_DIMENSIONS, vec, strict=True):
-        if power > 0:
-            nums.append(name if power == 1 else f"{name}^{power}")
-        elif power < 0:
-            dens.append(name if power == -1 else f"{name}^{-power}")
-    if not nums and not dens:
-        return "dimensionless"
-    head = "*".join(nums) if nums else "1"
-    return f"{head}/{'*'.join(dens)}" if dens else head
+    """The upstream dimension text (one renderer for both references: the axes are in one order)."""
+    return render(vec)
 
 
 def _mul(a: Vec, b: Vec) -> Vec:

@@ -105,3 +105,11 @@ def test_our_lexicon_binds_every_dev_graph() -> None:
         lines = upstream_shape.bind_upstream_shape(case["ground_truth_graph"], table).splitlines()
         assert [line for line in lines if line.startswith("U ")] == [lines[-1]], case["id"]
         assert all(line[:2] in {"S ", "F ", "E ", "U "} for line in lines), case["id"]
+
+
+def test_the_two_references_render_dimensions_over_the_same_axes() -> None:
+    """reference_algebra renders with upstream_shape.render, which is only right while the axis orders agree."""
+    from units import BASE_DIMENSIONS
+
+    assert upstream_shape.AXES == BASE_DIMENSIONS
+    assert upstream_shape.render((1, -1, 0, 0, 0, 0)) == "length/time"
