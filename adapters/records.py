@@ -35,6 +35,7 @@ from adapters.nouns import auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
+from units.exact import loads_exact
 from verifier import BindingGraph, BoundEquation, SymbolBinding
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
@@ -72,6 +73,39 @@ class BoundRecord:
     recorded: Mapping[str, RecordedVerdict]
 
 
+LANE_CASE_CARRIED: Final[tuple[str, ...]] = ("id", "vocab", "policy")
+"""What a bundled lane case's envelope lends the record inside it (its ``input``)."""
+
+
+def is_lane_case(record: object) -> bool:
+    """True for a bundled lane case: an object with ``input`` and ``expect`` (``evals/lanes/*.jsonl``)."""
+    return isinstance(record, dict) and "input" in record and "expect" in record
+
+
+def lane_case_input(record: Mapping[str, object], *, decode: bool = True) -> object:
+    """The record inside a lane case, with the envelope's ``id``, ``vocab`` and ``policy`` (:data:`LANE_CASE_CARRIED`).
+
+    The one place that knows the envelope: the readers, the cross-check and the scorer all
+    unwrap through it, so a case means the same wherever it is read.
+
+    Args:
+        record: a lane case (see :func:`is_lane_case`).
+        decode: read an ``input`` given as JSON text into its object (not for canonical text).
+
+    Raises:
+        MathGraphError: ``malformed_input`` / ``input_too_large`` for JSON text that does not read.
+    """
+    inner = record["input"]
+    if isinstance(inner, str) and decode:
+        try:
+            inner = loads_exact(inner)
+        except UnitRefusal as exc:
+            raise MathGraphError(exc.reason, exc.detail, "input") from None
+    if isinstance(inner, dict):
+        inner = {**inner, **{k: record[k] for k in LANE_CASE_CARRIED if k in record}}
+    return inner
+
+
 def detect_format(record: object) -> str:
     """The format of a record (see the module table).
 
@@ -80,7 +114,7 @@ def detect_format(record: object) -> str:
     """
     if isinstance(record, str):
         return "canonical_text"
-    if isinstance(record, dict) and "input" in record and "expect" in record:  # a bundled lane case
+    if isinstance(record, dict) and is_lane_case(record):
         fmt = record.get("format")
         return fmt if isinstance(fmt, str) and fmt in FORMATS else detect_format(record["input"])
     if not isinstance(record, dict):
@@ -146,18 +180,8 @@ def bind_record(
             ``input_too_large``, ``unsafe_expression``, ``state_unset`` …).
     """
     kind = fmt or detect_format(record)
-    if isinstance(record, dict) and "input" in record and "expect" in record:  # a bundled lane case: unwrap it
-        inner = record["input"]
-        if isinstance(inner, str) and kind != "canonical_text":
-            from units.exact import loads_exact
-
-            try:
-                inner = loads_exact(inner)
-            except UnitRefusal as exc:
-                raise MathGraphError(exc.reason, exc.detail, "input") from None
-        if isinstance(inner, dict):
-            inner = {**inner, **{k: record[k] for k in ("id", "vocab", "policy") if k in record}}
-        record = inner
+    if isinstance(record, dict) and is_lane_case(record):
+        record = lane_case_input(record, decode=kind != "canonical_text")
     if kind not in FORMATS or kind == "equation":
         raise MathGraphError(
             "malformed_input", f"cannot verify format {clip(kind)}; use one of {list(FORMATS[:4])}", "format"
@@ -302,11 +326,14 @@ def equation_from_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
 __all__ = [
     "COUNT_NOUN_MODES",
     "FORMATS",
+    "LANE_CASE_CARRIED",
     "RECORD_METADATA",
     "BoundRecord",
     "bind_equation_record",
     "bind_record",
     "detect_format",
     "equation_from_record",
+    "is_lane_case",
+    "lane_case_input",
     "vocabulary_for",
 ]

@@ -225,14 +225,14 @@ def _answer(
 
 def _category(record: Record) -> str:
     """The cross-check category of a one-equation record (the ``crosscheck`` lane's cases)."""
-    from adapters.records import equation_from_record, vocabulary_for
+    from adapters.records import equation_from_record, is_lane_case, lane_case_input, vocabulary_for
     from verifier import check_equation
     from verifier.crosscheck import classify
 
     data = record.data
-    inner = data.get("input") if isinstance(data, dict) else data
+    inner = lane_case_input(data) if isinstance(data, dict) and is_lane_case(data) else data
     equation, symbols, theirs = equation_from_record(inner)
-    vocab = vocabulary_for(data)
+    vocab = vocabulary_for(inner)
     verdict = check_equation(equation, symbols, vocab)
     category, _ = classify(verdict, theirs, equation, symbols, vocab=vocab)
     return category

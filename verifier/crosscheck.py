@@ -799,7 +799,7 @@ def crosscheck_file(
         adapters.MathGraphError: a file or record that cannot be read (naming the line).
     """
     from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict, read_json
-    from adapters.records import equation_from_record, vocabulary_for
+    from adapters.records import equation_from_record, is_lane_case, lane_case_input, vocabulary_for
 
     voc = vocab if vocab is not None else default_vocabulary()
     if not isinstance(path, (str, Path)) or not str(path):
@@ -830,8 +830,9 @@ def crosscheck_file(
             raise MathGraphError(exc.reason, exc.detail, f"{file}:{number}") from None
         if not isinstance(record, dict):
             raise MathGraphError("malformed_input", "each line must be a JSON object", f"{file}:{number}")
-        if "input" in record and "expect" in record and isinstance(record["input"], dict):  # a bundled lane case
-            record = {"id": record.get("id", number), **record["input"]}
+        if is_lane_case(record):  # a bundled lane case: its input, with the case's id and vocab
+            inner = lane_case_input(record)
+            record = inner if isinstance(inner, dict) else record
         case_id = str(record.get("id", number))
         try:
             if "hand_rolled" in record and "operation_kind" in record:

@@ -232,3 +232,37 @@ def test_crosscheck_refuses_wrong_subjects() -> None:
         with pytest.raises(BindingGraphError) as info:
             crosscheck(*args)
         assert info.value.reason == "malformed_input"
+
+
+def test_a_lane_file_cross_checks_with_each_case_s_declarations() -> None:
+    """crosscheck_file reads a bundled lane case as the lanes runner does: its id, and its vocab (conventions, nouns).
+
+    The envelope's vocab had been dropped, so the year=52 week case and the declared-widgets
+    case came out as if nothing was declared.
+    """
+    lane = Path(__file__).resolve().parents[2] / "evals" / "lanes" / "crosscheck.jsonl"
+    cases = {c["id"]: c for c in map(json.loads, lane.read_text(encoding="utf-8").splitlines()) if c}
+    report = crosscheck_file(lane)
+    assert {p.case_id for p in report.pairs} == set(cases)
+    got = {p.case_id: p.category for p in report.pairs}
+    assert got == {case_id: case["expect"]["category"] for case_id, case in cases.items()}
+    declared = [case_id for case_id, case in cases.items() if "vocab" in case]
+    assert len(declared) == 2
+    assert {got[c] for c in declared} == {"agree", "count_noun_undeclared_to_theirs"}
+
+
+def test_the_lane_case_envelope_lends_its_id_vocab_and_policy() -> None:
+    from adapters.records import is_lane_case, lane_case_input
+
+    case = {
+        "id": "c1",
+        "vocab": {"count_nouns": {"pies": "pie"}},
+        "input": {"entities": ["A"], "id": "inner"},
+        "expect": {},
+    }
+    assert is_lane_case(case)
+    assert not is_lane_case({"input": {}})
+    inner = lane_case_input(case)
+    assert inner == {"entities": ["A"], "id": "c1", "vocab": {"count_nouns": {"pies": "pie"}}}
+    assert lane_case_input({"input": '{"a": 1}', "expect": {}}) == {"a": 1}
+    assert lane_case_input({"input": "S x", "expect": {}}, decode=False) == "S x"
