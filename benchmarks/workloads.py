@@ -209,19 +209,9 @@ def lane_graphs() -> tuple[list[GraphCase], list[str]]:
     out: list[GraphCase] = []
     skipped: list[str] = []
     for case in lane_cases("graphs"):
-        data = case.get("input")
         fmt = case.get("format")
-        try:
-            if isinstance(data, str) and fmt != "canonical_text":
-                data = read_json(data)
-            record: object = data
-            if isinstance(data, dict):
-                merged = dict(data)
-                for key in ("vocab", "policy"):
-                    if key in case:
-                        merged[key] = case[key]
-                record = merged
-            bound = bind_record(record, fmt if isinstance(fmt, str) else None)
+        try:  # bind_record unwraps the lane case (adapters.records.lane_case_input), as the runner does
+            bound = bind_record(case, fmt if isinstance(fmt, str) else None)
         except Exception as exc:  # a case refused (or broken) at binding is no verify workload
             skipped.append(f"{case.get('id')}: {type(exc).__name__}")
             continue
