@@ -104,7 +104,12 @@ class Rate(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> Rate:
-        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
+
+        The rules that depend on the operation (a direction that fits the kind, one of delta
+        or factor, positive amounts, a fraction below its whole) are checked by
+        :class:`MathProblemGraph`, which knows the kind and the entities.
+        """
         return _read_operand(cls, "apply_rate", data, path)
 
 
@@ -132,7 +137,12 @@ class Comparison(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> Comparison:
-        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
+
+        The rules that depend on the operation (a direction that fits the kind, one of delta
+        or factor, positive amounts, a fraction below its whole) are checked by
+        :class:`MathProblemGraph`, which knows the kind and the entities.
+        """
         return _read_operand(cls, "compare_additive", data, path)
 
 
@@ -150,7 +160,12 @@ class PartitionChunk(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> PartitionChunk:
-        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
+
+        The rules that depend on the operation (a direction that fits the kind, one of delta
+        or factor, positive amounts, a fraction below its whole) are checked by
+        :class:`MathProblemGraph`, which knows the kind and the entities.
+        """
         return _read_operand(cls, "unit_partition", data, path)
 
 
@@ -186,7 +201,12 @@ class FractionPortion(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> FractionPortion:
-        """Read :meth:`to_json` output (raises ``MathGraphError`` naming the field under ``path``)."""
+        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
+
+        The rules that depend on the operation (a direction that fits the kind, one of delta
+        or factor, positive amounts, a fraction below its whole) are checked by
+        :class:`MathProblemGraph`, which knows the kind and the entities.
+        """
         return _read_operand(cls, "fraction_portion", data, path)
 
 

@@ -16,6 +16,9 @@ from units.errors import UnitRefusal
 BASE_DIMENSIONS: Final[tuple[str, ...]] = ("length", "time", "mass", "money", "count", "temperature")
 """The six base dimensions, in the upstream order (ADR-0134)."""
 
+MAX_DIMENSION_POWER: Final[int] = 64
+"""The largest power :meth:`DimensionVector.from_json` reads (``input_too_large`` beyond; no unit comes near)."""
+
 _AXIS_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(BASE_DIMENSIONS)}
 _CANONICAL: dict[tuple[int, ...], str] = {}  # exponents -> canonical string (a pure function, memoized)
 
@@ -104,7 +107,8 @@ class DimensionVector:
         ``^1``, no repeated axis), so a vector has exactly one text and reads back equal.
 
         Raises:
-            UnitRefusal: ``malformed_input`` naming ``path``, for anything else.
+            UnitRefusal: ``malformed_input`` naming ``path``, for anything else;
+                ``input_too_large`` for a power above :data:`MAX_DIMENSION_POWER`.
         """
         if not isinstance(data, str) or not data or len(data) > 200:
             raise UnitRefusal("malformed_input", "a dimension is its canonical string", data, path)
@@ -119,6 +123,10 @@ class DimensionVector:
                 axis, caret, power = factor.partition("^")
                 if axis not in _AXIS_INDEX or (caret and not (power.isdigit() and power.isascii())):
                     raise UnitRefusal("malformed_input", f"not a base dimension power: {factor!r}", data, path)
+                if caret and int(power) > MAX_DIMENSION_POWER:
+                    raise UnitRefusal(
+                        "input_too_large", f"a power above {MAX_DIMENSION_POWER}: {factor[:20]!r}", data[:40], path
+                    )
                 exps[_AXIS_INDEX[axis]] += sign * (int(power) if caret else 1)
         vector = cls(tuple(exps))  # type: ignore[arg-type]
         if vector.to_canonical_string() != data:

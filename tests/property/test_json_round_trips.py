@@ -94,3 +94,10 @@ def test_a_dimension_is_read_only_in_its_canonical_spelling() -> None:
         with pytest.raises(UnitRefusal) as info:
             DimensionVector.from_json(text)
         assert info.value.reason == "malformed_input", text
+
+
+def test_a_dimension_power_is_bounded() -> None:
+    assert DimensionVector.from_json("length^64").exponents[0] == 64
+    with pytest.raises(UnitRefusal) as info:
+        DimensionVector.from_json("length^99999999999999999999")
+    assert info.value.reason == "input_too_large"
