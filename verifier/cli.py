@@ -121,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
         "--lane",
         action="append",
         metavar="NAME",
-        help="run only this lane (repeatable): graphs, relational, bad_inputs, crosscheck",
+        help="run only this lane (repeatable): graphs, soundness, relational, bad_inputs, crosscheck",
     )
     lanes.add_argument("--json", action="store_true", help="print the results as JSON")
     lanes.add_argument(
@@ -182,7 +182,8 @@ def _parser() -> argparse.ArgumentParser:
         "--count-nouns",
         choices=["declared", "auto"],
         default="declared",
-        help="declared (default): only declared nouns resolve; auto: each graph's own nouns are declared for it",
+        help="declared (default): only declared nouns resolve; auto: each math graph's own nouns are declared for"
+        " it (other layouts, such as relations, declare theirs with --count-noun or a record's 'vocab')",
     )
     score.add_argument(
         "--count-noun",
@@ -265,15 +266,32 @@ def _count(text: str) -> int:
     return value
 
 
+def _input_file(name: str | Path) -> Path:
+    """An input file that exists and is a regular file (a usage error naming it otherwise)."""
+    path = Path(name)
+    if not path.exists():
+        raise _Usage(f"{path}: no such file")
+    if not path.is_file():
+        raise _Usage(f"{path}: not a regular file")
+    return path
+
+
+def _output_file(name: str) -> Path:
+    """A file to write: its folder exists and it is not a folder itself (checked before any work is done)."""
+    path = Path(name)
+    if path.is_dir():
+        raise _Usage(f"{path}: is a folder, not a file to write")
+    if not path.parent.is_dir():
+        raise _Usage(f"{path}: the folder {path.parent} does not exist")
+    return path
+
+
 def _records(path: Path) -> Iterator[tuple[str, object]]:
     """``(label, record)`` pairs from a JSON, JSONL or canonical-text file."""
     from units import UnitRefusal
     from units.exact import loads_exact
 
-    if not path.exists():
-        raise _Usage(f"{path}: no such file")
-    if not path.is_file():
-        raise _Usage(f"{path}: not a regular file")
+    path = _input_file(path)
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _Usage(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     try:
@@ -436,11 +454,7 @@ def _crosscheck(args: argparse.Namespace, out: TextIO) -> int:
         if against is None:
             raise _Usage("give FILE, or --against MODULE:FUNCTION to fuzz a live implementation")
         return _fuzz(against, args, out)
-    path = Path(args.file)
-    if not path.exists():
-        raise _Usage(f"{path}: no such file")
-    if not path.is_file():
-        raise _Usage(f"{path}: not a regular file")
+    path = _input_file(args.file)
     if not path.read_text(encoding="utf-8", errors="replace").strip():
         raise _Usage(f"{path}: the file is empty")
     try:
@@ -514,10 +528,9 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         raise _Usage(f"--processes must be at least 1, found {args.processes}")
     if args.dask and args.processes > 1:
         raise _Usage("give --processes or --dask, not both")
+    rows = _output_file(args.rows) if args.rows else None
     for name in args.files:
-        path = Path(name)
-        if not path.is_file():
-            raise _Usage(f"{name}: no such file")
+        path = _input_file(name)
         if not _has_content(path):
             raise _Usage(f"{name}: the file is empty (no record to score)")
     scheduler = None
@@ -526,7 +539,10 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
             from dask.distributed import Client
         except ImportError:
             raise _Usage("--dask needs dask: pip install 'binding-graph-verifier[dask]'") from None
-        scheduler = Client(args.dask)
+        try:
+            scheduler = Client(args.dask)
+        except (OSError, TimeoutError, ValueError) as exc:  # no scheduler there, or not an address
+            raise _Usage(f"--dask {args.dask}: cannot reach a Dask scheduler ({type(exc).__name__}: {exc})") from None
     records = itertools.chain.from_iterable(read_records(name, errors="collect") for name in args.files)
     args.convention = []
     vocab = _vocab(args)
@@ -547,8 +563,11 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
             scheduler.close()
     if board.total == 0:
         raise _Usage(f"no record to score in {', '.join(args.files)} (empty files)")
-    if args.rows:
-        write_rows(board, args.rows)
+    if rows is not None:
+        try:
+            write_rows(board, rows)
+        except OSError as exc:
+            raise _Usage(f"--rows {rows}: cannot write ({exc})") from None
     if args.json:
         board.write_json(out)
     else:

@@ -217,3 +217,46 @@ def test_version_names_the_owner_of_each_import_name_and_warns_of_a_clash(tmp_pa
     assert "import adapters: adapterhub-fake, binding-graph-verifier" in done.stdout
     assert "warning: adapterhub-fake also provides 'adapters'" in done.stdout
     assert "warning" not in done.stdout.split("import adapters")[0]
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--rows", "/nonexistent/x.jsonl"], "/nonexistent/x.jsonl: the folder /nonexistent does not exist"),
+        (["--rows", "{tmp}"], "{tmp}: is a folder, not a file to write"),
+    ],
+)
+def test_score_refuses_a_rows_file_it_cannot_write_before_scoring(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bad --rows path is a usage error (exit 2, one line), not a traceback after the whole corpus is scored."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in extra]
+    code, out = run(["score", str(EXAMPLES / "corpus.jsonl"), *argv])
+    assert code == 2
+    assert out == ""
+    assert capsys.readouterr().err.strip() == f"bgverify score: error: {message.replace('{tmp}', str(tmp_path))}"
+
+
+def test_score_of_a_folder_says_it_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run(["score", str(tmp_path)])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == f"bgverify score: error: {tmp_path}: not a regular file"
+
+
+def test_lanes_help_names_every_lane(capsys: pytest.CaptureFixture[str]) -> None:
+    from evals.runner import LANES
+
+    with pytest.raises(SystemExit):
+        main(["lanes", "--help"], out=io.StringIO())
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(lane in text for lane in LANES)
+
+
+def test_score_on_a_dask_address_that_is_none_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("dask.distributed")
+    code, _ = run(["score", str(EXAMPLES / "corpus.jsonl"), "--dask", "nope://x:1"])
+    assert code == 2
+    assert "cannot reach a Dask scheduler (ValueError: unknown address scheme 'nope'" in capsys.readouterr().err
