@@ -149,7 +149,11 @@ def _is_lane(config: pytest.Config, path: Path) -> bool:
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A configured lane file becomes a :class:`LaneFile`."""
     if _is_lane(parent.config, file_path):
-        return LaneFile.from_parent(parent, path=file_path)
+        root = parent.config.rootpath
+        if file_path.is_relative_to(root):
+            return LaneFile.from_parent(parent, path=file_path)
+        # outside the rootdir pytest would give the file an empty node id (its items "::case-id"): name it in full
+        return LaneFile.from_parent(parent, path=file_path, nodeid=file_path.as_posix())
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import sympy  # noqa: F401 - loaded before any pytester run: one unloaded after a run would leave our caches holding its numbers
 
 import evals.scoring  # noqa: F401 - imported here, so pytester's in-process runs never unload what scoring loads
 import units
@@ -233,3 +234,16 @@ def test_repeated_ids_in_a_json_list_get_distinct_items(pytester: pytest.Pyteste
     result = pytester.runpytest("-v")
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(["*dup.json::x@[[]0[]] FAILED*", "*dup.json::x@[[]1[]] PASSED*"])
+
+
+def test_a_lane_outside_the_rootdir_adds_to_the_ini_lanes_under_its_full_name(
+    pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """--bgverify-lane=PATH outside the rootdir: the ini's lanes stay, and its items are named by the full path."""
+    lane(pytester, case("inside", {"answer": "8", "unit": "apples"}))
+    ini(pytester, "bgverify_lanes = lanes/*.jsonl")
+    outside = tmp_path_factory.mktemp("elsewhere") / "extra.jsonl"
+    outside.write_text(case("outside", {"answer": "8", "unit": "apples"}) + "\n", encoding="utf-8")
+    result = pytester.runpytest("--co", "-q", f"--bgverify-lane={outside}")
+    result.stdout.fnmatch_lines(["lanes/cases.jsonl::inside", f"{outside.as_posix()}::outside"])
+    assert not any(line.startswith("::") for line in result.stdout.lines)
