@@ -667,13 +667,19 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     return _proof(eq, parts, result, first.dimension, lhs_ref)
 
 
+_ZERO: Final[Fraction] = Fraction(0)
+
+
 def _constant_term(rhs: sympy.Expr) -> Fraction:
     """The additive constant of a right-hand side (``4`` of ``q + 4``), zero when there is none."""
     if isinstance(rhs, sympy.Rational):
         return Fraction(int(rhs.p), int(rhs.q))
     if isinstance(rhs, sympy.Add):  # every number of the sum: one kept as written holds several (0 + 3 + q)
-        return sum((Fraction(int(a.p), int(a.q)) for a in rhs.args if isinstance(a, sympy.Rational)), Fraction(0))
-    return Fraction(0)
+        numbers = [a for a in rhs.args if isinstance(a, sympy.Rational)]
+        if len(numbers) == 1:  # the common case: one constant
+            return Fraction(int(numbers[0].p), int(numbers[0].q))
+        return sum((Fraction(int(a.p), int(a.q)) for a in numbers), _ZERO)
+    return _ZERO
 
 
 def _is_scalar(op: _Operand) -> bool:

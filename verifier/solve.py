@@ -156,6 +156,7 @@ class _Run:
         self.position = {eq.lhs_symbol_id: i for i, eq in enumerate(graph.equations)}
         self.stated: dict[str, Fraction] = {}
         self.symbols = graph.symbol_map
+        self._order: list[BoundEquation] | None = None
 
     # ------------------------------------------------------------ refusals
     def problem(self, name: str, section: int, position: int, refusal: Refusal, equation: str = "") -> None:
@@ -256,7 +257,12 @@ class _Run:
 
     # ------------------------------------------------------------ forward substitution
     def order(self) -> list[BoundEquation]:
-        """Equations in dependency order (each after the equations defining its inputs), iteratively."""
+        """Equations in dependency order (each after the equations defining its inputs), worked out once per solve."""
+        if self._order is None:
+            self._order = self._dependency_order()
+        return self._order
+
+    def _dependency_order(self) -> list[BoundEquation]:
         done: set[str] = set()
         out: list[BoundEquation] = []
         for root in self.graph.equations:
