@@ -54,13 +54,13 @@ def _order(conversions: Mapping[str, Conversion]) -> list[str]:
     return list(done)
 
 
-def build_registry(conversions: Mapping[str, Conversion]) -> pint.UnitRegistry:
+def build_registry(conversions: Mapping[str, Conversion]) -> pint.UnitRegistry[Fraction]:
     """A fresh registry holding exactly ``conversions``, with ``Fraction`` magnitudes.
 
     Offset units are not auto-converted (``autoconvert_offset_to_baseunit=False``),
     so pint refuses arithmetic on absolute temperatures (SPEC §3).
     """
-    registry: pint.UnitRegistry = pint.UnitRegistry(
+    registry: pint.UnitRegistry[Fraction] = pint.UnitRegistry(
         None,
         non_int_type=Fraction,
         autoconvert_offset_to_baseunit=False,
@@ -110,7 +110,7 @@ def apply_calendar_convention(
     return table
 
 
-def define_base_unit(registry: pint.UnitRegistry, lemma: str, base_dimension: str) -> None:
+def define_base_unit(registry: pint.UnitRegistry[Fraction], lemma: str, base_dimension: str) -> None:
     """Define ``lemma = [base_dimension]`` from pint's definition objects (the text parser costs about 0.2 ms a line)."""
     definition = _definition(Conversion(lemma=lemma, base_dimension=base_dimension, source="declared count noun"))
     registry.define(definition)  # type: ignore[arg-type]  # pint defines from objects too

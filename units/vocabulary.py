@@ -691,7 +691,7 @@ class UnitVocabulary:
     # ----------------------------------------------------------------- queries
 
     @property
-    def registry(self) -> pint.UnitRegistry:
+    def registry(self) -> pint.UnitRegistry[Fraction]:
         """The restricted ``pint.UnitRegistry`` (built from the lexicon only, ``Fraction`` numbers)."""
         return self._registry
 

@@ -540,7 +540,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         except ImportError:
             raise _Usage("--dask needs dask: pip install 'binding-graph-verifier[dask]'") from None
         try:
-            scheduler = Client(args.dask)
+            scheduler = Client(args.dask)  # type: ignore[no-untyped-call]  # distributed is untyped here
         except (OSError, TimeoutError, ValueError) as exc:  # no scheduler there, or not an address
             raise _Usage(f"--dask {args.dask}: cannot reach a Dask scheduler ({type(exc).__name__}: {exc})") from None
     records = itertools.chain.from_iterable(read_records(name, errors="collect") for name in args.files)
@@ -560,7 +560,7 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         raise _Usage(str(exc)) from None
     finally:
         if scheduler is not None:
-            scheduler.close()
+            scheduler.close()  # type: ignore[no-untyped-call]
     if board.total == 0:
         raise _Usage(f"no record to score in {', '.join(args.files)} (empty files)")
     if rows is not None:

@@ -345,7 +345,7 @@ PRINT_MEMO_SIZE: Final[int] = 8192
 @functools.lru_cache(maxsize=PRINT_MEMO_SIZE)
 def _printed(expr: sympy.Expr) -> str:
     fast = _print_simple(expr)
-    return fast if fast is not None else sympy.sstr(expr, order="lex")
+    return fast if fast is not None else str(sympy.sstr(expr, order="lex"))
 
 
 def _print_simple(expr: sympy.Expr) -> str | None:
@@ -358,7 +358,7 @@ def _print_simple(expr: sympy.Expr) -> str | None:
     sympy's printer.
     """
     if isinstance(expr, sympy.Symbol):
-        return expr.name
+        return str(expr.name)
     if isinstance(expr, sympy.Rational):
         p, q = int(expr.p), int(expr.q)
         return str(p) if q == 1 else f"{p}/{q}"
