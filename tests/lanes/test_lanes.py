@@ -28,7 +28,7 @@ NUMBER_FIELDS = {"value", "factor", "numerator", "denominator", "delta", "diviso
 def _as_floats(node: object, counter: list[int]) -> object:
     """The case as a reader's ``as_json()`` writes it: decimal strings in number fields become Python floats."""
     if isinstance(node, dict):
-        out = {}
+        out: dict[object, object] = {}
         for key, value in node.items():
             digits = value.replace(".", "", 1).lstrip("-") if isinstance(value, str) else ""
             if key in NUMBER_FIELDS and digits.isdigit() and len(digits.strip("0")) <= 15:  # what a float can hold
@@ -54,8 +54,8 @@ def test_lanes_with_python_floats_score_the_same(lane: str) -> None:
     plain = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     plain = [_as_floats(c, counter) if c.get("format") in ("math_graph", "relational") else c for c in plain]
     exact = lane_cases(lane)
-    assert [c["id"] for c in plain] == [c["id"] for c in exact]  # type: ignore[index]
+    assert [c["id"] for c in plain] == [c["id"] for c in exact]
     for a, b in zip(plain, exact, strict=True):
-        assert run_case(lane, a).outcome == run_case(lane, b).outcome, a["id"]  # type: ignore[arg-type,index]
+        assert run_case(lane, a).outcome == run_case(lane, b).outcome, a["id"]
     if lane == "graphs":
         assert len(counter) >= 5  # the lane's decimals (0.2, 2.5, ...) really went in as floats

@@ -22,7 +22,7 @@ GRAPH = {
     "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": 3}}],
     "unknown": {"entity": "Sam", "unit": "apples"},
 }
-NOUNS = {"count_nouns": {"apples": "apple"}}
+NOUNS: dict[str, object] = {"count_nouns": {"apples": "apple"}}
 
 
 def case(case_id: str, expect: dict[str, object], *, vocab: dict[str, object] | None = NOUNS) -> str:

@@ -254,7 +254,7 @@ def test_mutated_graph_json_only_raises_math_graph_error(graph: MathProblemGraph
     while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
         key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict) else list(range(len(node)))))
         path.append(key)
-        node = node[key]  # type: ignore[index]
+        node = node[key]
     if not path:
         return
     parent: object = doc

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -165,13 +166,13 @@ def test_mutated_graphs_raise_only_typed_errors(path: tuple[object, ...], value:
 def test_hostile_python_values_in_every_field(path: tuple[object, ...], value: object) -> None:
     """Huge ints, megabyte strings, NaN, deep nesting: typed refusals with clipped messages."""
     old = sys.getrecursionlimit()
-    data = _replace(SEED_GRAPH, path, value) if not isinstance(value, list) or value == [] else None
+    data: Any = _replace(SEED_GRAPH, path, value) if not isinstance(value, list) or value == [] else None
     if data is None:  # the deep list: put it in place without deep-copying it
         data = copy.deepcopy(SEED_GRAPH)
         node = data
         for key in path[:-1]:
-            node = node[key]  # type: ignore[index]
-        node[path[-1]] = value  # type: ignore[index]
+            node = node[key]
+        node[path[-1]] = value
     try:
         _check(lambda: verify(bind_math_problem_graph(graph_from_dict(data))))
         _check(lambda: auto_count_nouns(data))

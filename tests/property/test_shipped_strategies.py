@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -115,7 +116,8 @@ def test_equation_records_bind_and_get_a_verdict(record: dict[str, object]) -> N
 
     equation, symbols = bind_equation_record(record)
     assert equation.operation_kind == record["operation_kind"]
-    assert set(equation.dependencies) == set(symbols) == {s["symbol_id"] for s in record["symbols"]}  # type: ignore[index,union-attr]
+    drawn: Any = record["symbols"]
+    assert set(equation.dependencies) == set(symbols) == {s["symbol_id"] for s in drawn}
     verdict = check_equation(equation, symbols, FUZZ_VOCAB)
     assert (verdict.proof is None) != (verdict.refusal is None)
     if verdict.refusal is not None:
@@ -128,8 +130,9 @@ def test_equation_records_draw_only_the_kinds_asked(data: st.DataObject) -> None
     kinds = data.draw(st.lists(st.sampled_from(KINDS), min_size=1, max_size=3, unique=True))
     record = data.draw(equation_records(FUZZ_VOCAB, kinds))
     assert record["operation_kind"] in kinds
-    for sym in record["symbols"]:  # type: ignore[union-attr]
-        unit = sym["unit"]  # type: ignore[index]
+    drawn: Any = record["symbols"]
+    for sym in drawn:
+        unit = sym["unit"]
         if unit is None or unit in FUZZ_VOCAB.surfaces() or unit in {e.lemma for e in FUZZ_VOCAB.lexicon.entries}:
             continue
         parts = unit.split("_per_")  # a composite X_per_Y of two spellings (refused or not as a whole)

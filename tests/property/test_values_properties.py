@@ -44,7 +44,7 @@ class Direct:
         actor, kind = str(op["actor"]), op["kind"]
         operand = op["operand"]
         assert isinstance(operand, dict)
-        noun, value = str(operand["unit"]), int(operand["value"])  # type: ignore[call-overload]
+        noun, value = str(operand["unit"]), int(operand["value"])
         key = (actor, noun)
         if kind == "multiply":
             if key not in self.held:

@@ -347,7 +347,7 @@ def _strip_span_text(graph: BindingGraph) -> BindingGraph:
     data = graph.to_json()
     provenance = data["provenance"]
     data = strip(data)  # type: ignore[assignment]
-    data["provenance"] = provenance  # type: ignore[index]
+    data["provenance"] = provenance
     return BindingGraph.from_json(data)
 
 

@@ -28,6 +28,7 @@ from adapters import (
     graph_from_dict,
     read_json,
 )
+from adapters.math_graph import Operand
 from units import UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, verify
 
@@ -45,7 +46,7 @@ def qty(value: object, unit: str) -> dict[str, object]:
     return {"unit": unit, "value": value}
 
 
-def op(actor: str, kind: str, operand: object, target: str | None = None) -> dict[str, object]:
+def op(actor: str, kind: object, operand: object, target: str | None = None) -> dict[str, object]:
     """A JSON operation."""
     out: dict[str, object] = {"actor": actor, "kind": kind, "operand": operand}
     if target is not None:
@@ -268,7 +269,7 @@ def test_schema_refuses_malformed_graphs(label: str, data: dict[str, object], fi
 
 def test_operand_type_is_fixed_by_kind_on_construction() -> None:
     """Building the dataclasses directly, an operand of the wrong type for its kind is refused."""
-    wrong = [
+    wrong: list[tuple[str, Operand]] = [
         ("add", Rate(Fraction(1), "dollars", "hours")),
         ("multiply", Comparison("Kim", "times", factor=Fraction(2))),
         ("apply_rate", Quantity(Fraction(1), "apples")),
@@ -352,7 +353,7 @@ def test_graph_from_dict_refuses_too_many_digits() -> None:
         ),
         (graph() | {"entities": "Sam"}, "entities"),
         (graph() | {"operations": {}}, "operations"),
-        (graph(entities=["Sam", 3]), "entities[1]"),
+        (graph(entities=["Sam", 3]), "entities[1]"),  # type: ignore[list-item]  # a number among the names
         (graph(entities=[" Sam"]), "entities[0]"),
         (graph(entities=[""]), "entities[0]"),
         (graph([("Sam", 1, "")]), "initial_state[0].quantity.unit"),
@@ -773,6 +774,7 @@ def test_fraction_portion_of_all_leaves_zero(nouns: UnitVocabulary) -> None:
         "unknown": {"entity": "Sam", "unit": "sections"},
     }
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), nouns), nouns).answers.values()
+    assert isinstance(answer, Answer)
     assert answer.value == 0
 
 

@@ -395,7 +395,7 @@ def test_too_many_relations_are_refused() -> None:
 
 def test_binding_is_deterministic() -> None:
     """Binding the same relations twice gives equal graphs and byte-equal canonical strings."""
-    relations = [
+    relations: list[dict[str, object]] = [
         {"kind": "more_than", "entity": "nia", "ref": "omar", "delta": 9},
         {"kind": "sum_of", "entity": "both", "parts": ["nia", "omar"]},
         {"kind": "fact", "entity": "both", "value": 25},

@@ -70,8 +70,8 @@ def _outcome_math(case_id: str) -> tuple[str, str]:
     unit = str(initial[0]["quantity"]["unit"])  # type: ignore[index]
     entities = sorted(
         {*known, asked, *(str(op["actor"]) for op in operations)}
-        | {str(op["operand"]["reference_actor"]) for op in operations}
-    )  # type: ignore[index]
+        | {str(op["operand"]["reference_actor"]) for op in operations}  # type: ignore[index]
+    )
     vocab = default_vocabulary().with_count_nouns([unit])
     graph = {
         "entities": entities,

@@ -109,7 +109,7 @@ def test_own_adapter_fixture_counts() -> None:
 RECORDS = [json.loads(line) for line in (DATA / "crosscheck_equations.jsonl").read_text().splitlines() if line.strip()]
 
 
-def _single_graph(record: dict[str, object], lhs: str) -> BindingGraph:
+def _single_graph(record: Mapping[str, object], lhs: str) -> BindingGraph:
     equation, symbols, _ = equation_from_record({**record, "lhs_symbol_id": lhs})
     return BindingGraph(
         symbols=(

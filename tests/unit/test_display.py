@@ -72,6 +72,6 @@ def test_public_numbers_are_sympy_rationals() -> None:
     replayed = result.replay()
     assert all(isinstance(v, sympy.Rational) for v in replayed.values())
     (answer,) = result.answers.values()
-    assert isinstance(answer.value, sympy.Rational)  # type: ignore[union-attr]
+    assert isinstance(answer.value, sympy.Rational)
     assert Fraction(replayed["unknown_ana_feet"]) == Fraction(21, 4)
     assert all(isinstance(v.magnitude, sympy.Rational) for v in result.values.values())

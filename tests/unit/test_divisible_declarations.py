@@ -50,7 +50,7 @@ def test_divisibility_survives_later_declarations_and_conventions() -> None:
 )
 def test_bad_specs_are_refused(spec: dict[str, object], message: str) -> None:
     with pytest.raises(UnitRefusal, match=message) as info:
-        BASE.with_count_nouns(spec)  # type: ignore[arg-type]
+        BASE.with_count_nouns(spec)
     assert info.value.reason == "malformed_input"
 
 
@@ -71,7 +71,7 @@ def test_divisibility_never_reaches_a_lexicon_kind_through_another_name(spec: di
     Review: 'pizzas=item:divisible' made every item (and '7 apples halved') fractional.
     """
     with pytest.raises(UnitRefusal) as info:
-        BASE.with_count_nouns(spec)  # type: ignore[arg-type]
+        BASE.with_count_nouns(spec)
     assert info.value.reason == "malformed_input"
 
 
@@ -124,6 +124,6 @@ def test_not_divisible_is_remembered_across_declarations() -> None:
     assert not whole.resolve("tarts").divisible
     for later in ({"pies": {"lemma": "pie", "divisible": True}}, {"tarts": {"lemma": "pie", "divisible": True}}):
         with pytest.raises(UnitRefusal, match="both divisible and not divisible"):
-            whole.with_count_nouns(later)  # type: ignore[arg-type]
+            whole.with_count_nouns(later)
     with pytest.raises(UnitRefusal, match="both divisible and not divisible"):
         whole.with_conventions({"year": "365 day"}).with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})

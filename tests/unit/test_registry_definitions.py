@@ -24,8 +24,8 @@ from units.lexicon import Conversion
 UPSTREAM = Path(__file__).resolve().parents[3] / "shared" / "upstream" / "en_units_v1"
 
 
-def _parsed(conversions: Mapping[str, Conversion]) -> pint.UnitRegistry:
-    registry = pint.UnitRegistry(
+def _parsed(conversions: Mapping[str, Conversion]) -> pint.UnitRegistry[Fraction]:
+    registry: pint.UnitRegistry[Fraction] = pint.UnitRegistry(
         None, non_int_type=Fraction, autoconvert_offset_to_baseunit=False, case_sensitive=True, cache_folder=None
     )
     for lemma in _order(conversions):
@@ -33,7 +33,7 @@ def _parsed(conversions: Mapping[str, Conversion]) -> pint.UnitRegistry:
     return registry
 
 
-def _facts(registry: pint.UnitRegistry, lemma: str) -> tuple[object, ...]:
+def _facts(registry: pint.UnitRegistry[Fraction], lemma: str) -> tuple[object, ...]:
     unit = registry.Unit(lemma)
     root = registry.Quantity(Fraction(1), unit).to_root_units()
     return (

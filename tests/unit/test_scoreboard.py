@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import evals
 from evals.scoreboard import ROW_FIELDS, Scoreboard
+from units import UnitVocabulary
 from verifier.cli import main
 
-GRAPH = {
+GRAPH: dict[str, Any] = {
     "entities": ["Sam"],
     "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
     "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": "1/2"}}],
     "unknown": {"entity": "Sam", "unit": "apples"},
 }
-CORPUS = [
+CORPUS: list[dict[str, Any]] = [
     {"id": "right", "ground_truth_graph": {**GRAPH, "operations": []}, "expected_answer": 5, "expected_unit": "apples"},
     {"id": "wrong", "ground_truth_graph": {**GRAPH, "operations": []}, "expected_answer": 6, "expected_unit": "apples"},
     {"id": "halved", "ground_truth_graph": GRAPH, "expected_answer": "11/2", "expected_unit": "apples"},
@@ -109,7 +112,7 @@ def test_bad_arguments() -> None:
         {"processes": 2, "scheduler": object()},
     ):
         with pytest.raises(ValueError, match=r"count_nouns|policy|processes"):
-            evals.score([], **kwargs)  # type: ignore[arg-type]
+            evals.score([], **kwargs)
     assert evals.score([]).total == 0
     assert isinstance(evals.score([]), Scoreboard)
 
@@ -163,7 +166,7 @@ def test_score_command_on_dask_prints_the_same_json(tmp_path: Path) -> None:
     assert on_dask.getvalue() == one.getvalue()
 
 
-def _one(tmp_path: Path, record: dict[str, object]) -> dict[str, object]:
+def _one(tmp_path: Path, record: Mapping[str, object]) -> dict[str, object]:
     path = tmp_path / "one.jsonl"
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     (row,) = evals.score(path, count_nouns="auto").rows()
@@ -243,7 +246,7 @@ def test_a_vocabulary_a_worker_cannot_rebuild_is_refused_for_a_pool(tmp_path: Pa
     assert declared.total == 0
 
 
-def evals_default():  # type: ignore[no-untyped-def]
+def evals_default() -> UnitVocabulary:
     from units import default_vocabulary
 
     return default_vocabulary()

@@ -36,7 +36,7 @@ def test_an_identifier_seen_before_is_still_no_text() -> None:
     for field, value in (("name", "None"), ("entity", "None"), ("unit", "None")):
         kw = {"name": "x", field: value}
         with pytest.raises(BindingGraphError) as info:
-            _symbol("q", **kw)  # type: ignore[arg-type]
+            _symbol("q", **kw)
         assert info.value.reason == "malformed_input", field
         assert "misread" in info.value.detail
     with pytest.raises(BindingGraphError, match="misread"):

@@ -29,7 +29,8 @@ from verifier import (
     SymbolBinding,
     verify,
 )
-from verifier.values import MAX_VALUE_BITS, ReplayError
+from verifier.solve import MAX_VALUE_BITS
+from verifier.values import ReplayError
 
 NOUNS = {"apples": "apple", "marbles": "marble", "pears": "pear", "sections": "section"}
 
