@@ -260,3 +260,75 @@ def test_score_on_a_dask_address_that_is_none_is_a_usage_error(capsys: pytest.Ca
     code, _ = run(["score", str(EXAMPLES / "corpus.jsonl"), "--dask", "nope://x:1"])
     assert code == 2
     assert "cannot reach a Dask scheduler (ValueError: unknown address scheme 'nope'" in capsys.readouterr().err
+
+
+USAGE_ERRORS = [
+    # (argv after the file placeholder {g}, the one-line error it must print)
+    (["check", "{g}", "--count-noun", "apples"], "--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible"),
+    (["check", "{g}", "--count-noun", "pies=pie:whole"], "--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible"),
+    (["check", "{g}", "--count-noun", "a=x", "--count-noun", "a=y"], "--count-noun a is declared twice (x and y)"),
+    (["check", "{g}", "--convention", "year"], "--convention takes UNIT=AMOUNT, found 'year'"),
+    (
+        ["check", "{g}", "--convention", "year=365 day", "--convention", "month=30 day"],
+        "declare exactly one --convention",
+    ),
+    (["check", "{g}", "--convention", "year=lots of day"], "bad declaration:"),
+    (["crosscheck", "{g}", "--fuzz", "10"], "--fuzz needs --against MODULE:FUNCTION and no FILE"),
+    (["crosscheck", "{g}", "--kind", "add"], "--kind applies to a fuzz run"),
+    (["crosscheck"], "give FILE, or --against MODULE:FUNCTION to fuzz a live implementation"),
+    (["crosscheck", "--against", "nocolon"], "--against takes MODULE:FUNCTION"),
+    (["crosscheck", "--against", "no_such_module_xyz:f"], "--against: cannot import 'no_such_module_xyz'"),
+    (["crosscheck", "--against", "json:no_such_name"], "--against: 'json' has no attribute 'no_such_name'"),
+    (["crosscheck", "--against", "json:__doc__"], "--against: json:__doc__ is a str, not a callable"),
+    (["score", "{g}", "--processes", "0"], "--processes must be at least 1, found 0"),
+    (["score", "{g}", "--processes", "2", "--dask", "tcp://x:1"], "give --processes or --dask, not both"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), USAGE_ERRORS, ids=[" ".join(a) for a, _ in USAGE_ERRORS])
+def test_each_usage_error_is_exit_2_with_one_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bad flags, declarations and references: exit 2, one line on stderr that names what is wrong, no traceback."""
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(GRAPH))
+    code, out = run([a.replace("{g}", str(path)) for a in argv])
+    err = capsys.readouterr().err.strip()
+    assert code == 2, err
+    assert out == ""
+    assert message in err
+    assert len(err.splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_check_reads_a_json_list_and_a_canonical_text_file(tmp_path: Path) -> None:
+    """A JSON list is one record per item (labelled [i]); a canonical text file is one record."""
+    listed = tmp_path / "two.json"
+    listed.write_text(json.dumps([GRAPH, GRAPH]))
+    code, text = run(["check", str(listed)])
+    assert code == 0
+    assert "two.json[0]" in text
+    assert "two.json[1]" in text
+    canonical = tmp_path / "g.txt"
+    canonical.write_text(
+        "S q_a_feet_t0 a quantity entity=A unit=feet span=t[0:1] by=t\n"
+        "S u u unknown entity=A unit=feet span=t[0:1] by=t\n"
+        "F q_a_feet_t0 = 5 unit=feet span=t[0:1]\n"
+        "U u expected_unit=feet state=initial form=identity qspan=t[0:1]\n"
+    )
+    code, text = run(["check", str(canonical)])
+    assert "5 feet" in text, text
+    assert code == 0
+
+
+def test_a_file_that_is_not_utf8_or_empty_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    binary = tmp_path / "b.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert run(["check", str(binary)])[0] == 2
+    assert "cannot read as UTF-8 text" in capsys.readouterr().err
+    empty = tmp_path / "e.json"
+    empty.write_text("\n\n")
+    assert run(["check", str(empty)])[0] == 2
+    assert "the file is empty" in capsys.readouterr().err
+    assert run(["crosscheck", str(empty)])[0] == 2
+    assert "the file is empty" in capsys.readouterr().err

@@ -76,3 +76,39 @@ def test_assert_admitted() -> None:
         assert_admitted(check_equation(eq, bad.symbol_map))
     with pytest.raises(TypeError):
         assert_admitted("admitted")  # type: ignore[arg-type]
+
+
+def test_assert_answer_names_the_unknown_when_a_graph_asks_for_several() -> None:
+    """A graph with two unknowns needs unknown=; a name it does not ask for fails naming the ones it does."""
+    from adapters import parse_canonical_text
+
+    text = (
+        "S q_a_feet_t0 a quantity entity=A unit=feet span=t[0:1] by=t\n"
+        "S u1 u1 unknown entity=A unit=feet span=t[0:1] by=t\n"
+        "S u2 u2 unknown entity=A unit=inches span=t[0:1] by=t\n"
+        "F q_a_feet_t0 = 5 unit=feet span=t[0:1]\n"
+        "U u1 expected_unit=feet state=initial form=identity qspan=t[0:1]\n"
+        "U u2 expected_unit=inches state=initial form=identity qspan=t[0:1]\n"
+    )
+    graph, _ = parse_canonical_text(text)
+    with pytest.raises(AssertionError, match="name one with unknown="):
+        assert_answer(graph, 5, "feet")
+    assert_answer(graph, 5, "feet", unknown="u1")
+    assert_answer(graph, 60, "inches", unknown="u2")
+    with pytest.raises(AssertionError, match=r"no unknown 'u3'; the graph asks for \['u1', 'u2'\]"):
+        assert_answer(graph, 5, "feet", unknown="u3")
+
+
+def test_an_expected_value_that_is_not_exact_and_a_subject_of_no_form_are_type_errors() -> None:
+    with pytest.raises(TypeError, match="expected value"):
+        assert_answer(GRAPH, "five", "feet")
+    with pytest.raises(TypeError, match="cannot verify a int"):
+        assert_answer(42, 5, "feet")
+
+
+def test_assert_refused_accepts_a_graph_refused_while_it_is_read() -> None:
+    """A subject refused before any report exists (a malformed graph) is a refusal, with its reason checked."""
+    broken = {**GRAPH, "entities": []}
+    assert_refused(broken, "malformed_input")
+    with pytest.raises(AssertionError, match="expected refusal unknown_unit, found refusal malformed_input"):
+        assert_refused(broken, "unknown_unit")
