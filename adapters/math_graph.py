@@ -104,12 +104,7 @@ class Rate(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> Rate:
-        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
-
-        The rules that depend on the operation (a direction that fits the kind, one of delta
-        or factor, positive amounts, a fraction below its whole) are checked by
-        :class:`MathProblemGraph`, which knows the kind and the entities.
-        """
+        """Read :meth:`to_json` output: its layout and exact numbers (see :func:`_read_operand`)."""
         return _read_operand(cls, "apply_rate", data, path)
 
 
@@ -137,12 +132,7 @@ class Comparison(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> Comparison:
-        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
-
-        The rules that depend on the operation (a direction that fits the kind, one of delta
-        or factor, positive amounts, a fraction below its whole) are checked by
-        :class:`MathProblemGraph`, which knows the kind and the entities.
-        """
+        """Read :meth:`to_json` output: its layout and exact numbers (see :func:`_read_operand`)."""
         return _read_operand(cls, "compare_additive", data, path)
 
 
@@ -160,12 +150,7 @@ class PartitionChunk(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> PartitionChunk:
-        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
-
-        The rules that depend on the operation (a direction that fits the kind, one of delta
-        or factor, positive amounts, a fraction below its whole) are checked by
-        :class:`MathProblemGraph`, which knows the kind and the entities.
-        """
+        """Read :meth:`to_json` output: its layout and exact numbers (see :func:`_read_operand`)."""
         return _read_operand(cls, "unit_partition", data, path)
 
 
@@ -201,12 +186,7 @@ class FractionPortion(_JsonValue):
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "operand") -> FractionPortion:
-        """Read :meth:`to_json` output: the layout and exact numbers (raises ``MathGraphError`` naming the field).
-
-        The rules that depend on the operation (a direction that fits the kind, one of delta
-        or factor, positive amounts, a fraction below its whole) are checked by
-        :class:`MathProblemGraph`, which knows the kind and the entities.
-        """
+        """Read :meth:`to_json` output: its layout and exact numbers (see :func:`_read_operand`)."""
         return _read_operand(cls, "fraction_portion", data, path)
 
 
@@ -490,7 +470,13 @@ _O = TypeVar("_O", bound="Quantity | Rate | Comparison | PartitionChunk | Fracti
 
 
 def _read_operand(cls: type[_O], kind: str, data: object, path: str) -> _O:
-    """The operand ``kind`` takes, read from ``data``, as ``cls`` (the type :data:`_OPERAND_TYPE` gives ``kind``)."""
+    """The operand ``kind`` takes, read from ``data``, as ``cls`` (the type :data:`_OPERAND_TYPE` gives ``kind``).
+
+    It checks the layout and the exact numbers, and raises ``MathGraphError`` naming the field.
+    The rules that depend on the operation (a direction that fits the kind, one of delta or
+    factor, positive amounts, a fraction below its whole) are :class:`MathProblemGraph`'s,
+    which knows the kind and the entities.
+    """
     operand = _operand(kind, data, path)
     if not isinstance(operand, cls):  # _operand builds this very class for this kind
         raise MathGraphError("malformed_input", f"not a {cls.__name__}", path)
