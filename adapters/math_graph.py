@@ -802,10 +802,13 @@ class _Binder:
             if operand.delta is None:  # checked by graph_from_dict; kept for hand-built graphs
                 raise MathGraphError("malformed_input", "compare_additive takes a delta", where)
             unit = operand.delta.unit
+            sign = 1 if operand.direction == "more" else -1
+            change: Fraction = operand.delta.value
             reference, own = self.current(ref, unit), self.current(actor, unit)
         else:
             if operand.factor is None:
                 raise MathGraphError("malformed_input", "compare_multiplicative takes a factor", where)
+            change = operand.factor
             reference = self.held_one(ref, where)
             own = self.held_one(actor, where) if reference is None else self.current(actor, reference[1])
             ref_kind = self.kind(reference[1]) if reference is not None else None
@@ -816,16 +819,14 @@ class _Binder:
                     where,
                 )
             unit = (reference or own or ("", ""))[1]
-        if reference is None and own is None:
-            raise MathGraphError(
-                "underdetermined",
-                f"neither {actor} nor {ref} holds a {unit or 'quantity'} to compare at this point: the comparison"
-                " fixes neither",
-                where,
-            )
         if reference is None:
-            if own is None:  # refused as underdetermined just above; kept explicit
-                raise MathGraphError("underdetermined", f"neither {actor} nor {ref} holds a quantity to compare", where)
+            if own is None:
+                raise MathGraphError(
+                    "underdetermined",
+                    f"neither {actor} nor {ref} holds a {unit or 'quantity'} to compare at this point: the comparison"
+                    " fixes neither",
+                    where,
+                )
             sid = f"q_{self.slugs[ref]}_{slug(own[1])}_t0"
             if any(sym.symbol_id == sid for sym in self.symbols):
                 raise MathGraphError("malformed_input", f"the id {sid} of {ref}'s solved holding collides", where)
@@ -833,15 +834,10 @@ class _Binder:
             self.set_state(ref, own[1], sid)
             reference = (sid, own[1])
         if op.kind == "compare_additive":
-            if operand.delta is None:  # Comparison refuses an additive comparison without a delta; kept explicit
-                raise MathGraphError("malformed_input", "compare_additive needs a delta", f"{where}.delta")
-            sign = 1 if operand.direction == "more" else -1
-            value = symbol(reference[0]) + sign * rational(operand.delta.value)
+            value = symbol(reference[0]) + sign * rational(change)
             literal: str | None = unit
         else:
-            if operand.factor is None:  # Comparison refuses a multiplicative comparison without a factor
-                raise MathGraphError("malformed_input", "compare_multiplicative needs a factor", f"{where}.factor")
-            value, literal = rational(operand.factor) * symbol(reference[0]), None
+            value, literal = rational(change) * symbol(reference[0]), None
         if own is None:
             self.add_symbol(result, label, "quantity", actor, reference[1])
             self.add_equation(result, value, op.kind, label, {reference[0]: "reference"}, literal_unit=literal)

@@ -71,22 +71,39 @@ def _fail(detail: str, path: str, reason: str = "malformed_input") -> BindingGra
     return BindingGraphError(reason, detail, path)
 
 
-_PASSED: Final[set[str]] = set()
-"""Texts and identifiers that passed :func:`_text` / :func:`_ident` (names repeat across a corpus; bounded)."""
-_PASSED_LIMIT: Final[int] = 65536
+class _Passed:
+    """Exact ``str`` values that passed one check (names repeat across a corpus), bounded; emptied when full.
+
+    A ``str`` subclass is never remembered: it may hash and compare as it likes, so it is
+    checked every time.
+    """
+
+    __slots__ = ("_seen",)
+    LIMIT: Final[int] = 65536
+
+    def __init__(self) -> None:
+        self._seen: set[str] = set()
+
+    def add(self, value: object) -> None:
+        if type(value) is not str:
+            return
+        if len(self._seen) >= self.LIMIT:
+            self._seen.clear()
+        self._seen.add(value)
+
+    def __contains__(self, value: object) -> bool:
+        return type(value) is str and value in self._seen
 
 
-def _passed(value: str) -> None:
-    if type(value) is not str:  # a str subclass may hash or compare as it likes: it is checked every time
-        return
-    if len(_PASSED) >= _PASSED_LIMIT:
-        _PASSED.clear()
-    _PASSED.add(value)
+_TEXTS: Final = _Passed()
+"""Texts that passed :func:`_text`."""
+_IDENTS: Final = _Passed()
+"""Identifiers that passed :func:`_ident` (remembered apart: ``"None"`` is an identifier but no text)."""
 
 
 def _known(value: object) -> bool:
-    """True for a ``str`` (exactly) that already passed its check; anything else takes the full check."""
-    return type(value) is str and value in _PASSED
+    """True for a ``str`` (exactly) that already passed the text check; anything else takes the full check."""
+    return value in _TEXTS
 
 
 def _text(value: object, path: str, *, optional: bool = False) -> None:
@@ -103,7 +120,7 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
     )
     if problem is not None:
         raise _fail(problem[1], path, problem[0])
-    _passed(value)
+    _TEXTS.add(value)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -111,9 +128,8 @@ def _magnitude(text: str) -> Fraction:
     return parse_exact(text)
 
 
-@functools.lru_cache(maxsize=65536)
 def _text_problem(value: str) -> tuple[str, str] | None:
-    """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (memoized: names repeat)."""
+    """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (texts that pass are remembered)."""
     if _CONTROL.search(value) or value != value.strip():
         return ("malformed_input", f"must be one trimmed line of text: {clip(value)}")
     if value == "None" or _FIELD_TOKEN.search(value):
@@ -128,17 +144,11 @@ _CONTROL: Final = re.compile(r"[\n\r\t\x00]")
 
 
 def _ident(value: object, path: str) -> None:
-    if type(value) is str and value in _IDENTS:
+    if value in _IDENTS:
         return
     if not is_identifier(value):
         raise _fail(f"expected an identifier ([A-Za-z_][A-Za-z0-9_]*), found {clip(value)}", path)
-    if type(value) is str:  # an identifier is remembered as one, not as a text ("None" is one, and no text)
-        if len(_IDENTS) >= _PASSED_LIMIT:
-            _IDENTS.clear()
-        _IDENTS.add(value)
-
-
-_IDENTS: Final[set[str]] = set()
+    _IDENTS.add(value)
 
 
 def _int(value: object, path: str) -> None:
@@ -220,8 +230,7 @@ class SymbolBinding:
 
     def __post_init__(self) -> None:
         if (
-            type(self.symbol_id) is str
-            and self.symbol_id in _IDENTS
+            self.symbol_id in _IDENTS
             and _known(self.name)
             and _known(self.introduced_by)
             and (self.entity is None or _known(self.entity))
@@ -230,7 +239,7 @@ class SymbolBinding:
             and self.semantic_role in SEMANTIC_ROLES
             and isinstance(self.source_span, SourceSpanLink)
         ):
-            return  # every field already passed the checks below (names repeat; see _PASSED)
+            return  # every field already passed the checks below (names repeat; see _Passed)
         _ident(self.symbol_id, "symbol.symbol_id")
         _text(self.name, f"symbols[{self.symbol_id}].name")
         if not isinstance(self.semantic_role, str) or self.semantic_role not in SEMANTIC_ROLES:
