@@ -420,7 +420,8 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     if kind not in OPERATION_KINDS:
         raise _Refuse("unknown_operation", f"{kind!r} is not one of {', '.join(OPERATION_KINDS)}")
     roles = roles_of(eq, table)
-    problem = _shape_problem(eq, roles)
+    shape = None if kind in ADDITIVE_KINDS else _monomial(eq.rhs)  # read once: the shape and cancelled-unit checks
+    problem = _shape_problem(eq, roles, shape)
     if problem:
         raise _Refuse(
             "operand_arity", f"the right-hand side {eq.rhs_canonical} is not the shape {kind} takes: {problem}"
@@ -437,7 +438,7 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
         lhs_ref = _PURE  # a unitless ratio is a pure number: 5 % + 10 % defines it as 3/20
     if kind in ADDITIVE_KINDS:
         return _additive(eq, deps, literal, lhs_ref)
-    _no_cancelled_units(eq, deps)
+    _no_cancelled_units(eq, deps, shape)
     if literal is not None and kind not in ("unit_partition",):
         raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
     handler = {
@@ -498,13 +499,12 @@ def _direction_problem(kind: str, rhs: sympy.Expr, roles: Mapping[str, str]) -> 
     return ""
 
 
-def _no_cancelled_units(eq: BoundEquation, deps: list[_Operand]) -> None:
+def _no_cancelled_units(eq: BoundEquation, deps: list[_Operand], shape: _Monomial | None) -> None:
     """A unit-bearing operand of a product or quotient may not cancel out (``a*b/b``, ``m*h__divisor/h__divisor``).
 
     It would be counted in the proof's dimensions while it moves no unit in the value; a
     pure number that cancels (``q*k/k``) is kept and checked (``k = 0`` is a division by zero).
     """
-    shape = _monomial(eq.rhs)
     powers = shape[1] if shape is not None else {}
     cancelled = [
         op.symbol_id for op in deps if powers.get(op.symbol_id) == 0 and op.ref is not None and op.ref.kind != ()
@@ -527,7 +527,11 @@ def _no_temperature_change(eq: BoundEquation, result: UnitRef | None) -> None:
         )
 
 
-def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
+_Monomial = tuple["sympy.Rational", dict[str, int]]
+"""``(coefficient, {symbol: net power})``: a product of symbol powers, as :func:`_monomial` reads it."""
+
+
+def _monomial(rhs: sympy.Expr) -> _Monomial | None:
     """``(coefficient, {symbol: net power})`` of a product of symbol powers, or None for any other shape.
 
     A product kept as written (``q*z/z``) gives ``z`` the net power 0: it is still a
@@ -568,7 +572,7 @@ def _monomial(rhs: sympy.Expr) -> tuple[sympy.Rational, dict[str, int]] | None:
     return coeff, powers
 
 
-def _shape_problem(eq: BoundEquation, roles: Mapping[str, str]) -> str:
+def _shape_problem(eq: BoundEquation, roles: Mapping[str, str], shape: _Monomial | None) -> str:
     """Why the right-hand side is not the expression its kind computes (``""`` when it is).
 
     The proof speaks of operands; the value comes from the expression.  They must agree,
@@ -579,7 +583,6 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str]) -> str:
         if not _signed_sum(eq.rhs):
             return "a sum of operands, each with sign + or -, and a constant"
         return _direction_problem(kind, eq.rhs, roles)
-    shape = _monomial(eq.rhs)
     if shape is None:
         return "a product of operands"
     coeff, written = shape
