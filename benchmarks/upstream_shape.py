@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import Any, Final
 
+from verifier.kinds import OPERATION_KINDS
+
 # --------------------------------------------------------------------------- units
 
 AXES: Final[tuple[str, ...]] = ("length", "time", "mass", "money", "count", "temperature")
@@ -168,18 +170,7 @@ def load_unit_table(lexicon_path: str | PathLike[str]) -> UnitTable:
 
 # --------------------------------------------------------------------------- the graph (ADR-0115)
 
-KINDS: Final[tuple[str, ...]] = (
-    "add",
-    "subtract",
-    "transfer",
-    "multiply",
-    "divide",
-    "apply_rate",
-    "compare_additive",
-    "compare_multiplicative",
-    "unit_partition",
-    "fraction_portion",
-)
+KINDS: Final[tuple[str, ...]] = OPERATION_KINDS  # the ten kinds of ADR-0115, one list for both sides
 _AMOUNT_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "multiply", "divide"})
 _DIRECTIONS: Final[dict[str, tuple[str, ...]]] = {
     "compare_additive": ("more", "fewer"),

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, BindingGraphError, Refusal, verify
+from verifier.kinds import OPERATION_KINDS
 
 VOCAB: UnitVocabulary = default_vocabulary().with_count_nouns({"apples": "apple"})
 TYPED_ERRORS = (MathGraphError, BindingGraphError, UnitRefusal)
@@ -61,17 +62,7 @@ COUNT_KINDS = ("item", "person", "apple")
 KINDS = tuple(dict.fromkeys(kind for kind, _ in UNITS.values()))
 UNITS_OF = {kind: tuple(u for u, (k, _) in UNITS.items() if k == kind) for kind in KINDS}
 PARTITION_UNITS = ("items", "people", "apples")  # a partition counts in a plain count unit
-OP_KINDS = (
-    "add",
-    "subtract",
-    "transfer",
-    "multiply",
-    "divide",
-    "apply_rate",
-    "compare_additive",
-    "compare_multiplicative",
-    "unit_partition",
-)
+OP_KINDS = tuple(kind for kind in OPERATION_KINDS if kind != "fraction_portion")
 
 Graph = dict[str, Any]
 Op = dict[str, Any]
