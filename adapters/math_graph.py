@@ -46,6 +46,8 @@ from verifier.expr import rational, symbol
 from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF
 from verifier.targets import QuestionTargetError, question_form
 
+_TEMPERATURE: Final = DimensionVector.from_axes({"temperature": 1})
+
 SOURCE_ID: Final[str] = "math_problem_graph"
 INTRODUCED_BY: Final[str] = "bind_math_problem_graph"
 MAX_ENTITIES: Final[int] = 1000
@@ -586,6 +588,28 @@ class _Binder:
         except UnitRefusal:
             return ("<unresolved>", unit)
 
+    def start_at_zero(self, entity: str, unit: str, where: str) -> None:
+        """An add, subtract or transfer on a kind ``entity`` does not hold yet starts it from 0, unless a reading.
+
+        A temperature is a reading, not an amount: there is no 0 to start from, and an
+        amount in a temperature unit the entity does not hold (5 ``degrees`` beside a
+        reading in Celsius) would open a holding of its own that no answer reads, while the
+        reading the question asks for stays unchanged.
+
+        Raises:
+            MathGraphError: ``state_unset`` for a temperature unit.
+        """
+        try:
+            temperature = self.vocab.resolve(unit).dimension == _TEMPERATURE
+        except UnitRefusal:
+            return  # admissibility refuses the unit itself
+        if temperature:
+            raise MathGraphError(
+                "state_unset",
+                f"{entity} holds no {unit} reading to change: a temperature is a reading, it does not start from 0",
+                where,
+            )
+
     def is_count(self, unit: str) -> bool:
         try:
             return self.vocab.resolve(unit).dimension == DimensionVector.from_axes({"count": 1})
@@ -677,6 +701,8 @@ class _Binder:
         operand = op.operand
         if isinstance(operand, Quantity) and op.kind in ("add", "subtract", "transfer"):
             state = self.current(op.actor, operand.unit)
+            if state is None:
+                self.start_at_zero(op.actor, operand.unit, f"{where}.operand.unit")
             unit = state[1] if state else operand.unit
             sign = 1 if op.kind == "add" else -1
             rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
@@ -689,6 +715,8 @@ class _Binder:
                 if op.target is None:  # Operation refuses a transfer without a target; kept explicit
                     raise MathGraphError("malformed_input", "a transfer needs a target", f"operations[{i}].target")
                 target_state = self.current(op.target, operand.unit)
+                if target_state is None:
+                    self.start_at_zero(op.target, operand.unit, f"{where}.operand.unit")
                 target_unit = target_state[1] if target_state else operand.unit
                 target_result = f"{prefix}_target_result"
                 target_label = f"op{i}.{op.kind}.{op.target}"

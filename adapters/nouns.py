@@ -10,10 +10,11 @@ that a typo never becomes a new kind.  The noun rules live in :mod:`units.nouns`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 from adapters.errors import MathGraphError
 from adapters.math_graph import MathProblemGraph, graph_from_dict, unit_surfaces
-from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
 
 
@@ -81,6 +82,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
         path = next((p for p, surface in written if surface == exc.subject), "")
         raise MathGraphError(exc.reason, exc.explain(), path) from None
     _refuse_unread_singletons(problem, written, voc, derived)
+    _refuse_nouns_naming_another(written, voc, derived)
     return derived
 
 
@@ -126,5 +128,43 @@ def _refuse_unread_singletons(
                 path,
             )
 
+
+def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary) -> None:
+    """Refuse a declared noun of several words one of which names another count kind of the graph (``green apples``).
+
+    ``green apples`` beside ``apples`` may be some of the apples or a kind of their own, and
+    ``apple pies`` may count apples or pies; declared as a kind of its own, its amounts would
+    silently stay out of the other's total.  Declare it explicitly to say which.
+
+    Raises:
+        MathGraphError: ``unknown_unit`` at the noun's path.
+    """
+    declared = set(base.declarable_nouns(s for _, s in written))
+    used = set()
+    for _, written_surface in written:
+        try:
+            used.add(derived.resolve(written_surface).kind)
+        except UnitRefusal:
+            continue
+    for path, surface in written:
+        words = surface.split(" ")
+        if surface not in declared or len(words) < 2:
+            continue
+        kind = derived.resolve(surface).kind
+        for word in words:
+            try:
+                other = derived.resolve(word)
+            except UnitRefusal:
+                continue
+            if other.kind != kind and other.kind in used and other.dimension == _COUNT:
+                raise MathGraphError(
+                    "unknown_unit",
+                    f"{clip(surface)} names the count unit {clip(word)} too: some of the {word}, or a kind of its own?"
+                    " Declare it explicitly to say which",
+                    path,
+                )
+
+
+_COUNT: Final = DimensionVector.from_axes({"count": 1})
 
 __all__ = ["auto_count_nouns", "count_nouns_of"]

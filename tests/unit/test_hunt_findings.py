@@ -1,0 +1,85 @@
+"""What the last wrong-answer hunt found (own Fraction oracle, 25,300 stories), each pinned to its refusal.
+
+1. An amount in the unscaled ``degree`` beside a reading in Celsius or Fahrenheit opened a
+   holding of its own from 0, so "10 °C, add 5 degrees" was certified 10 Celsius.  A
+   temperature is a reading: it does not start from 0 (``state_unset``).
+2. Under ``--count-nouns auto``, ``green apples`` (or ``apple pies``) beside ``apples`` was
+   declared a kind of its own, and the apples were certified without them.  A declared noun
+   whose words name another count kind of the graph is refused; declaring it explicitly
+   keeps it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters import AdapterError, auto_count_nouns, bind_math_problem_graph, graph_from_dict
+from units import default_vocabulary
+from verifier import Answer, verify
+
+
+def _graph(
+    initial: list[tuple[str, str, int]], operations: list[dict[str, object]], asked: tuple[str, str]
+) -> dict[str, object]:
+    return {
+        "entities": sorted({e for e, _, _ in initial} | {str(op["actor"]) for op in operations}),
+        "initial_state": [{"entity": e, "quantity": {"unit": u, "value": v}} for e, u, v in initial],
+        "operations": operations,
+        "unknown": {"entity": asked[0], "unit": asked[1]},
+    }
+
+
+def _add(actor: str, unit: str, value: int, kind: str = "add", target: str | None = None) -> dict[str, object]:
+    op: dict[str, object] = {"actor": actor, "kind": kind, "operand": {"unit": unit, "value": value}}
+    if target is not None:
+        op["target"] = target
+    return op
+
+
+@pytest.mark.parametrize(
+    ("reading", "change", "kind"),
+    [("Celsius", "degrees", "add"), ("Fahrenheit", "°", "subtract"), ("Celsius", "degree", "add")],
+)
+def test_a_change_in_unscaled_degrees_beside_a_reading_is_refused(reading: str, change: str, kind: str) -> None:
+    data = _graph([("Ana", reading, 10)], [_add("Ana", change, 5, kind)], ("Ana", reading))
+    with pytest.raises(AdapterError) as info:
+        bind_math_problem_graph(graph_from_dict(data))
+    assert info.value.reason == "state_unset"
+    assert info.value.path == "operations[0].operand.unit"
+
+
+def test_a_transfer_of_degrees_to_a_reading_is_refused_and_a_reading_still_changes_in_its_own_unit() -> None:
+    data = _graph(
+        [("Ana", "Celsius", 10), ("Ben", "Celsius", 30)],
+        [_add("Ana", "degrees", 5, "transfer", "Ben")],
+        ("Ben", "Celsius"),
+    )
+    with pytest.raises(AdapterError) as info:
+        bind_math_problem_graph(graph_from_dict(data))
+    assert info.value.reason == "state_unset"
+    sums = _graph([("Ana", "Kelvin", 10)], [_add("Ana", "Kelvin", 5)], ("Ana", "Kelvin"))
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(sums))).answers.values()
+    assert isinstance(answer, Answer)  # kelvins have no offset: a change in kelvins changes the reading
+    assert answer.fraction == 15
+
+
+@pytest.mark.parametrize("noun", ["green apples", "apple pies"])
+def test_auto_refuses_a_noun_that_names_another_count_kind_of_the_graph(noun: str) -> None:
+    data = _graph([("Ana", "apples", 10)], [_add("Ana", noun, 3), _add("Ana", noun, 2)], ("Ana", "apples"))
+    with pytest.raises(AdapterError) as info:
+        auto_count_nouns(graph_from_dict(data))
+    assert info.value.reason == "unknown_unit"
+    assert info.value.path == "operations[0].operand.unit"
+    declared = default_vocabulary().with_count_nouns({noun: noun.replace(" ", "_"), "apples": "apple"})
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), declared), declared).answers.values()
+    assert isinstance(answer, Answer)  # declared explicitly, it is a kind of its own, as the caller said
+    assert answer.fraction == 10
+
+
+def test_auto_keeps_a_noun_of_several_words_that_names_no_other_kind_of_the_graph() -> None:
+    for noun in ("jumping jacks", "bags of flour"):
+        data = _graph([("Ana", noun, 10)], [_add("Ana", noun, 3)], ("Ana", noun))
+        vocab = auto_count_nouns(graph_from_dict(data))
+        (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
+        assert isinstance(answer, Answer), noun
+        assert answer.fraction == 13
