@@ -599,16 +599,18 @@ class _Binder:
         Raises:
             MathGraphError: ``state_unset`` for a temperature unit.
         """
-        try:
-            temperature = self.vocab.resolve(unit).dimension == _TEMPERATURE
-        except UnitRefusal:
-            return  # admissibility refuses the unit itself
-        if temperature:
+        if self.is_temperature(unit):
             raise MathGraphError(
                 "state_unset",
                 f"{entity} holds no {unit} reading to change: a temperature is a reading, it does not start from 0",
                 where,
             )
+
+    def is_temperature(self, unit: str) -> bool:
+        try:
+            return self.vocab.resolve(unit).dimension == _TEMPERATURE
+        except UnitRefusal:
+            return False  # admissibility refuses the unit itself
 
     def is_count(self, unit: str) -> bool:
         try:
@@ -654,7 +656,23 @@ class _Binder:
         return self.state.get((entity, self.kind(unit)))
 
     def set_state(self, entity: str, unit: str, symbol_id: str) -> None:
-        self.state[(entity, self.kind(unit))] = (symbol_id, unit)
+        kind = self.kind(unit)
+        if self.is_temperature(unit):
+            other = next(
+                (
+                    held
+                    for (owner, k), (_, held) in self.state.items()
+                    if owner == entity and k != kind and self.is_temperature(held)
+                ),
+                None,
+            )
+            if other is not None:  # two readings of one entity: which one does a change or a question mean?
+                raise MathGraphError(
+                    "ambiguous_reference",
+                    f"{entity} would hold two temperatures, in {other} and in {unit}: a temperature is one reading",
+                    "graph",
+                )
+        self.state[(entity, kind)] = (symbol_id, unit)
 
     def bind(self) -> BindingGraph:
         """The binding graph; a refusal here reports an unresolvable unit first (units precede values)."""

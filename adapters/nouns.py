@@ -9,6 +9,7 @@ that a typo never becomes a new kind.  The noun rules live in :mod:`units.nouns`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -16,6 +17,7 @@ from adapters.errors import MathGraphError
 from adapters.math_graph import MathProblemGraph, graph_from_dict, unit_surfaces
 from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
+from units.nouns import noun_forms
 
 
 def _graph(graph: object) -> MathProblemGraph:
@@ -134,29 +136,30 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocab
 
     ``green apples`` beside ``apples`` may be some of the apples or a kind of their own, and
     ``apple pies`` may count apples or pies; declared as a kind of its own, its amounts would
-    silently stay out of the other's total.  Declare it explicitly to say which.
+    silently stay out of the other's total.  Words are split at spaces and hyphens and
+    compared in every spelling of the noun (case, singular and plural: :func:`units.nouns.noun_forms`).
+    Declare such a noun explicitly to say which.
 
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's path.
     """
     declared = set(base.declarable_nouns(s for _, s in written))
-    used = set()
+    forms: dict[object, set[str]] = {}  # each count kind the graph writes -> every spelling of its surfaces
     for _, written_surface in written:
         try:
-            used.add(derived.resolve(written_surface).kind)
+            ref = derived.resolve(written_surface)
         except UnitRefusal:
             continue
+        if ref.dimension == _COUNT:
+            forms.setdefault(ref.kind, set()).update(noun_forms(written_surface))
     for path, surface in written:
-        words = surface.split(" ")
+        words = [w for w in _WORDS.split(surface) if w]
         if surface not in declared or len(words) < 2:
             continue
         kind = derived.resolve(surface).kind
         for word in words:
-            try:
-                other = derived.resolve(word)
-            except UnitRefusal:
-                continue
-            if other.kind != kind and other.kind in used and other.dimension == _COUNT:
+            spellings = noun_forms(word)
+            if any(other != kind and spellings & named for other, named in forms.items()):
                 raise MathGraphError(
                     "unknown_unit",
                     f"{clip(surface)} names the count unit {clip(word)} too: some of the {word}, or a kind of its own?"
@@ -165,6 +168,7 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocab
                 )
 
 
+_WORDS: Final = re.compile(r"[ \-]+")
 _COUNT: Final = DimensionVector.from_axes({"count": 1})
 
 __all__ = ["auto_count_nouns", "count_nouns_of"]

@@ -19,13 +19,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from units import UnitRef, UnitRefusal, UnitVocabulary
+from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal
 from verifier.holdings import Holding, Holdings
 from verifier.model import BindingGraph, BoundUnknown, StateIndex, state_index_text
 from verifier.solve import Problem, Solution
 from verifier.targets import QuestionTargetError, entities, resolve_target
+
+_TEMPERATURE = DimensionVector.from_axes({"temperature": 1})
 
 __all__ = ["Reading", "certify", "read_unknown"]
 
@@ -101,7 +103,7 @@ def read_unknown(
             return solution.refusals[name]
         if name not in solution.values:
             return Refusal("underdetermined", f"nothing fixes {name}")
-    if len(states) > 1 and (asked.is_offset or asked.kind == (("[temperature]", 1),)):
+    if binding.entity is None and asked.dimension == _TEMPERATURE:  # however many hold one, in whichever unit
         return Refusal(
             "offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)"
         )

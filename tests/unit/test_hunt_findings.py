@@ -83,3 +83,44 @@ def test_auto_keeps_a_noun_of_several_words_that_names_no_other_kind_of_the_grap
         (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
         assert isinstance(answer, Answer), noun
         assert answer.fraction == 13
+
+
+def test_an_entity_holds_one_temperature_however_the_second_would_come() -> None:
+    """A second temperature kind beside a reading, by initial state or by a comparison, is ambiguous_reference."""
+    two_initial = _graph(
+        [("Ana", "Celsius", 10), ("Ana", "degrees", 0)], [_add("Ana", "degrees", 5)], ("Ana", "Celsius")
+    )
+    compared = _graph(
+        [("Ana", "degrees", 10), ("Ben", "Kelvin", 300)],
+        [
+            {
+                "actor": "Ben",
+                "kind": "compare_additive",
+                "operand": {"reference_actor": "Ana", "direction": "more", "delta": {"unit": "degrees", "value": 5}},
+            }
+        ],
+        ("Ben", "Kelvin"),
+    )
+    for data in (two_initial, compared):
+        with pytest.raises(AdapterError) as info:
+            bind_math_problem_graph(graph_from_dict(data))
+        assert info.value.reason == "ambiguous_reference"
+        assert "would hold two temperatures" in info.value.detail
+
+
+def test_a_total_of_temperatures_is_refused_even_with_one_holder() -> None:
+    data = _graph([("Ana", "Kelvin", 300), ("Ben", "degrees", 20)], [], (None, "Kelvin"))  # type: ignore[arg-type]
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
+    assert not isinstance(answer, Answer)
+    assert answer.reason == "offset_unit_arithmetic"
+
+
+@pytest.mark.parametrize(
+    ("held", "noun"), [("apples", "apple-pies"), ("apples", "Green Apples"), ("apple", "green apples")]
+)
+def test_auto_compares_the_words_of_a_noun_in_every_spelling(held: str, noun: str) -> None:
+    """Hyphens split words; case, singular and plural are one noun (units.nouns.noun_forms)."""
+    data = _graph([("Ana", held, 10)], [_add("Ana", noun, 3), _add("Ana", noun, 2)], ("Ana", held))
+    with pytest.raises(AdapterError) as info:
+        auto_count_nouns(graph_from_dict(data))
+    assert info.value.reason == "unknown_unit"
