@@ -144,31 +144,44 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocab
         MathGraphError: ``unknown_unit`` at the noun's path.
     """
     declared = set(base.declarable_nouns(s for _, s in written))
-    forms: dict[object, set[str]] = {}  # each count kind the graph writes -> every spelling of its surfaces
+    kinds: dict[str, object] = {}  # each count surface the graph writes -> its kind
     for _, written_surface in written:
         try:
             ref = derived.resolve(written_surface)
         except UnitRefusal:
             continue
         if ref.dimension == _COUNT:
-            forms.setdefault(ref.kind, set()).update(noun_forms(written_surface))
+            kinds[written_surface] = ref.kind
     for path, surface in written:
-        words = [w for w in _WORDS.split(surface) if w]
+        words = _words(surface)
         if surface not in declared or len(words) < 2:
             continue
-        kind = derived.resolve(surface).kind
-        for word in words:
-            spellings = noun_forms(word)
-            if any(other != kind and spellings & named for other, named in forms.items()):
+        for other, kind in kinds.items():
+            if kind != kinds.get(surface) and _names(words, _words(other)):
                 raise MathGraphError(
                     "unknown_unit",
-                    f"{clip(surface)} names the count unit {clip(word)} too: some of the {word}, or a kind of its own?"
-                    " Declare it explicitly to say which",
+                    f"{clip(surface)} names the count unit {clip(other)} too: some of the {other}, or a kind of its"
+                    " own? Declare it explicitly to say which",
                     path,
                 )
 
 
-_WORDS: Final = re.compile(r"[ \-]+")
+def _words(surface: str) -> list[str]:
+    """The words of a noun, lower-cased, split at spaces, hyphens and apostrophes (``apple's pies``: apple, s, pies)."""
+    return [w for w in _WORDS.split(surface.lower()) if w]
+
+
+def _names(words: list[str], other: list[str]) -> bool:
+    """Whether ``other``'s words stand together in ``words``, the last in any spelling (``red apple`` in ``big red apples``)."""
+    n = len(other)
+    for i in range(len(words) - n + 1):
+        window = words[i : i + n]
+        if window[:-1] == other[:-1] and noun_forms(window[-1]) & noun_forms(other[-1]):
+            return True
+    return False
+
+
+_WORDS: Final = re.compile("[ \\-'\u2019]+")  # spaces, hyphens, apostrophes (straight and curly)
 _COUNT: Final = DimensionVector.from_axes({"count": 1})
 
 __all__ = ["auto_count_nouns", "count_nouns_of"]

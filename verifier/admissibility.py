@@ -518,7 +518,10 @@ def _no_cancelled_units(eq: BoundEquation, deps: list[_Operand], shape: _Monomia
 
 
 def _no_temperature_change(eq: BoundEquation, result: UnitRef | None) -> None:
-    """A product or rate whose result is a temperature would be a change of temperature, which has no unit here."""
+    """A product, a scaled reading or a rate whose result is a temperature: a change of temperature, with no unit here.
+
+    A temperature is a reading (SPEC §3): 2 x 300 K, 300 K / 2 or 2 K per hour x 3 h is no reading.
+    """
     if result is not None and result.kind == (("[temperature]", 1),):
         raise _Refuse(
             "unit_mismatch",
@@ -702,6 +705,7 @@ def _multiply(
         raise _Refuse("operand_arity", "multiply needs one state to scale (all operands are scalars)")
     state = states[0]
     _no_offset(state)
+    _no_temperature_change(eq, state.ref)  # a reading is not scaled: 2 x 300 K is no temperature
     parts = []
     for op in deps:
         if op is state:
@@ -771,6 +775,7 @@ def _divide(
     if len(deps) == 1:
         (dividend,) = deps
         _no_offset(dividend)
+        _no_temperature_change(eq, dividend.ref)
         return _proof(eq, [(dividend, "dividend", dividend.dimension, _ONE)], dividend.ref, dividend.dimension, lhs_ref)
     if len(deps) != 2:
         raise _Refuse(
@@ -784,6 +789,7 @@ def _divide(
     dividend = deps[0] if deps[1] is divisor else deps[1]
     _no_offset(dividend, divisor)
     if divisor.ref is None or divisor.ref.kind == ():
+        _no_temperature_change(eq, dividend.ref)  # over a pure number the quotient is the dividend's unit
         parts = [
             (dividend, "dividend", dividend.dimension, _ONE),
             (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref)),

@@ -124,3 +124,23 @@ def test_auto_compares_the_words_of_a_noun_in_every_spelling(held: str, noun: st
     with pytest.raises(AdapterError) as info:
         auto_count_nouns(graph_from_dict(data))
     assert info.value.reason == "unknown_unit"
+
+
+@pytest.mark.parametrize(
+    ("held", "noun"),
+    [("red apples", "big red apples"), ("apples", "apple's pies"), ("green apples", "green apple pies")],
+)
+def test_auto_finds_a_kind_of_several_words_or_behind_an_apostrophe(held: str, noun: str) -> None:
+    data = _graph([("Ana", held, 10)], [_add("Ana", noun, 3), _add("Ana", noun, 2)], ("Ana", held))
+    with pytest.raises(AdapterError) as info:
+        auto_count_nouns(graph_from_dict(data))
+    assert info.value.reason == "unknown_unit"
+
+
+@pytest.mark.parametrize(("kind", "unit"), [("multiply", "Celsius"), ("divide", "Celsius"), ("multiply", "Kelvin")])
+def test_a_reading_is_not_scaled(kind: str, unit: str) -> None:
+    """2 x 300 K is no temperature (and "double the Celsius" read on a Kelvin holding would be a wrong 600 K)."""
+    data = _graph([("Ana", "Kelvin", 300)], [_add("Ana", unit, 2, kind)], ("Ana", "Kelvin"))
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
+    assert not isinstance(answer, Answer)
+    assert answer.reason == "unit_mismatch"
