@@ -820,6 +820,7 @@ def _compare_multiplicative(
         )
     (ref,) = deps
     _no_offset(ref)
+    _no_temperature_change(eq, ref.ref)  # "twice as warm" scales a reading
     return _proof(eq, [(ref, "reference", ref.dimension, _ONE)], ref.ref, ref.dimension, lhs_ref)
 
 
@@ -926,6 +927,10 @@ def _unit_partition(
         )
     _same_kind(state, chunk)
     _no_offset(state, chunk)
+    if state.ref is not None and state.ref.kind == (("[temperature]", 1),):
+        raise _Refuse(
+            "unit_mismatch", f"{state.symbol_id} is a temperature reading: a reading is not split into chunks"
+        )
     if lhs_ref is not None and lhs_ref.dimension != _COUNT:
         raise _Refuse("unit_mismatch", f"unit_partition makes a count; {eq.lhs_symbol_id} claims {lhs_ref.lemma}")
     pieces = _scale(state.ref) / _scale(

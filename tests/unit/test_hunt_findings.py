@@ -144,3 +144,32 @@ def test_a_reading_is_not_scaled(kind: str, unit: str) -> None:
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
     assert not isinstance(answer, Answer)
     assert answer.reason == "unit_mismatch"
+
+
+def test_a_reading_is_not_compared_multiplicatively_nor_split() -> None:
+    twice = _graph(
+        [("Ana", "Kelvin", 300)],
+        [
+            {
+                "actor": "Ben",
+                "kind": "compare_multiplicative",
+                "operand": {"reference_actor": "Ana", "direction": "times", "factor": 2},
+            }
+        ],
+        ("Ben", "Kelvin"),
+    )
+    split = _graph(
+        [("Ana", "Kelvin", 300)],
+        [
+            {
+                "actor": "Ana",
+                "kind": "unit_partition",
+                "operand": {"value": 100, "unit": "Kelvin", "result_unit": "batches"},
+            }
+        ],
+        ("Ana", "batches"),
+    )
+    for data in (twice, split):
+        (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
+        assert not isinstance(answer, Answer)
+        assert answer.reason == "unit_mismatch"
