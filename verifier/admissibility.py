@@ -17,15 +17,20 @@ apply_rate quantity must have exactly the rate's denominator dimension.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
     import sympy
+
+    from verifier import display
 else:
-    from verifier.lazy import sympy
+    from verifier.lazy import LazyModule, sympy
+
+    display = LazyModule("verifier.display")  # the notebook views load when a notebook first shows a result
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import DIMENSIONLESS
@@ -41,6 +46,8 @@ ADDITIVE_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer"
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
 _ONE: Final[Fraction] = Fraction(1)
+_PAIR: Final[int] = 2  # the operands of a binary operation, or the two factors of a product
+_RATIO_MEMO_SIZE: Final[int] = 4096  # distinct unit pairs remembered before the ratio memo starts over
 _PURE: Final[UnitRef] = UnitRef(
     surface="<pure number>",
     lemma="<pure number>",
@@ -145,14 +152,10 @@ class UnitProof(NamedTuple):
         return f"UnitProof({self.lhs_symbol_id}: {self.to_canonical_string()})"
 
     def _repr_html_(self) -> str:
-        from verifier.display import unit_proof_html
-
-        return unit_proof_html(self)
+        return display.unit_proof_html(self)
 
     def _repr_latex_(self) -> str:
-        from verifier.display import unit_proof_latex
-
-        return unit_proof_latex(self)
+        return display.unit_proof_latex(self)
 
     def to_canonical_string(self) -> str:
         """``"<kind>: [<operand dims in sorted dep order>] -> <result dim>"`` (upstream format)."""
@@ -197,9 +200,7 @@ class Verdict:
     refusal: Refusal | None = None
 
     def _repr_html_(self) -> str:
-        from verifier.display import verdict_html
-
-        return verdict_html(self)
+        return display.verdict_html(self)
 
     def __post_init__(self) -> None:
         if self.status == "admitted":
@@ -280,7 +281,8 @@ def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
 
 def _binding(table: Mapping[str, SymbolBinding], symbol_id: str) -> SymbolBinding | None:
     binding = table.get(symbol_id)
-    if binding is not None and (not isinstance(binding, SymbolBinding) or binding.symbol_id != symbol_id):
+    found: object = binding  # a caller's mapping may hold anything
+    if found is not None and (not isinstance(found, SymbolBinding) or found.symbol_id != symbol_id):
         raise _Refuse(
             "malformed_input",
             f"symbols[{symbol_id!r}] must be the SymbolBinding of {symbol_id!r}, found {clip(binding)}",
@@ -328,7 +330,7 @@ def _ratio(a: UnitRef | None, b: UnitRef | None) -> Fraction:
     if hit is not None and hit[0] is a and hit[1] is b:  # the entry holds both refs, so their ids are not reused
         return hit[2]
     value = _scale(a) / _scale(b)
-    if len(_RATIOS) >= 4096:
+    if len(_RATIOS) >= _RATIO_MEMO_SIZE:
         _RATIOS.clear()
     _RATIOS[key] = (a, b, value)
     return value
@@ -377,10 +379,11 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
         return Verdict(
             "refused", refusal=Refusal("malformed_input", f"expected a BoundEquation, found {type(equation).__name__}")
         )
+    voc = vocab if vocab is not None else default_vocabulary()
+    if not isinstance(voc, UnitVocabulary):
+        wrong = _Refuse("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}")
+        return Verdict("refused", refusal=Refusal.from_error(wrong))
     try:
-        voc = vocab if vocab is not None else default_vocabulary()
-        if not isinstance(voc, UnitVocabulary):
-            raise _Refuse("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}")
         table = _symbol_table(symbols)
     except _Refuse as exc:
         return Verdict("refused", refusal=Refusal.from_error(exc))
@@ -439,17 +442,11 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     if kind in ADDITIVE_KINDS:
         return _additive(eq, deps, literal, lhs_ref)
     _no_cancelled_units(eq, deps, shape)
-    if literal is not None and kind not in ("unit_partition",):
+    if literal is not None and kind != "unit_partition":
         raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
-    handler = {
-        "multiply": _multiply,
-        "divide": _divide,
-        "compare_multiplicative": _compare_multiplicative,
-        "apply_rate": _apply_rate,
-        "unit_partition": _unit_partition,
-        "fraction_portion": _fraction_portion,
-    }[kind]
-    return handler(eq, deps, literal, lhs_ref, vocab)
+    if kind == "unit_partition":  # the one product kind that may divide by a literal chunk
+        return _unit_partition(eq, deps, literal, lhs_ref)
+    return _PRODUCT_CHECKS[kind](_KindInputs(eq, deps, lhs_ref, vocab))
 
 
 def _signed_sum(rhs: sympy.Expr) -> bool:
@@ -459,7 +456,7 @@ def _signed_sum(rhs: sympy.Expr) -> bool:
             continue
         if (
             isinstance(term, sympy.Mul)
-            and len(term.args) == 2
+            and len(term.args) == _PAIR
             and term.args[0] is sympy.S.NegativeOne
             and isinstance(term.args[1], sympy.Symbol)
         ):
@@ -586,6 +583,11 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str], shape: _Monomial
         if not _signed_sum(eq.rhs):
             return "a sum of operands, each with sign + or -, and a constant"
         return _direction_problem(kind, eq.rhs, roles)
+    return _product_shape_problem(kind, roles, shape)
+
+
+def _product_shape_problem(kind: str, roles: Mapping[str, str], shape: _Monomial | None) -> str:
+    """Why a product kind's right-hand side is not its product (``""`` when it is): ``_shape_problem``'s other half."""
     if shape is None:
         return "a product of operands"
     coeff, written = shape
@@ -593,7 +595,7 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str], shape: _Monomial
     if kind == "divide" and coeff.p != 1:
         return "a dividend over a divisor, with no multiplier"
     for kind_, role in (("divide", "divisor"), ("unit_partition", "chunk")):
-        if kind == kind_ and len(powers) == 2:
+        if kind == kind_ and len(powers) == _PAIR:
             ok = sorted(powers.values()) == [-1, 1] and all(
                 (p == -1) == (roles.get(n) == role) for n, p in powers.items()
             )
@@ -692,9 +694,8 @@ def _is_scalar(op: _Operand) -> bool:
     return op.role == "scalar" or op.ref is None
 
 
-def _multiply(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
-) -> UnitProof:
+def _multiply(c: _KindInputs) -> UnitProof:
+    eq, deps, lhs_ref = c.eq, c.deps, c.lhs_ref
     states = [op for op in deps if not _is_scalar(op)]
     if len(states) > 1:  # unit-bearing by kind: item_per_box is dimensionless in six axes, but no pure number
         bearing = [op for op in states if op.ref is not None and op.ref.kind != ()]
@@ -769,15 +770,14 @@ def _product(eq: BoundEquation, deps: list[_Operand], bearing: list[_Operand], l
     return _proof(eq, parts, lhs_ref, dimension, lhs_ref)
 
 
-def _divide(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
-) -> UnitProof:
+def _divide(c: _KindInputs) -> UnitProof:
+    eq, deps, lhs_ref, vocab = c.eq, c.deps, c.lhs_ref, c.vocab
     if len(deps) == 1:
         (dividend,) = deps
         _no_offset(dividend)
         _no_temperature_change(eq, dividend.ref)
         return _proof(eq, [(dividend, "dividend", dividend.dimension, _ONE)], dividend.ref, dividend.dimension, lhs_ref)
-    if len(deps) != 2:
+    if len(deps) != _PAIR:
         raise _Refuse(
             "operand_arity",
             f"divide takes 1 dependency (over a literal) or 2 (dividend, divisor); found {len(deps)}",
@@ -810,9 +810,8 @@ def _divide(
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, quotient_dim, lhs_ref)
 
 
-def _compare_multiplicative(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
-) -> UnitProof:
+def _compare_multiplicative(c: _KindInputs) -> UnitProof:
+    eq, deps, lhs_ref = c.eq, c.deps, c.lhs_ref
     if len(deps) != 1:
         raise _Refuse(
             "operand_arity",
@@ -857,10 +856,9 @@ def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, U
     return _numerator_unit(rate, num_kind, vocab), None, den_axes
 
 
-def _apply_rate(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
-) -> UnitProof:
-    if len(deps) != 2:
+def _apply_rate(c: _KindInputs) -> UnitProof:
+    eq, deps, lhs_ref, vocab = c.eq, c.deps, c.lhs_ref, c.vocab
+    if len(deps) != _PAIR:
         raise _Refuse("operand_arity", f"apply_rate takes a rate and a quantity; found {len(deps)} dependencies")
     rates = [op for op in deps if op.binding is not None and op.binding.semantic_role == "rate"]
     if len(rates) != 1:
@@ -913,12 +911,12 @@ def _numerator_unit(rate: UnitRef, num_kind: tuple[tuple[str, int], ...], vocab:
 
 
 def _unit_partition(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None
 ) -> UnitProof:
     chunks = [op for op in deps if op.role == "chunk"]
     if literal is not None and len(deps) == 1 and not chunks:
         state, chunk = deps[0], literal
-    elif len(deps) == 2 and len(chunks) == 1 and literal is None:
+    elif len(deps) == _PAIR and len(chunks) == 1 and literal is None:
         chunk = chunks[0]
         state = deps[0] if deps[1] is chunk else deps[1]
     else:
@@ -942,9 +940,8 @@ def _unit_partition(
     return _proof(eq, parts, None if lhs_ref is None else lhs_ref, result_dim, None)
 
 
-def _fraction_portion(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, vocab: UnitVocabulary
-) -> UnitProof:
+def _fraction_portion(c: _KindInputs) -> UnitProof:
+    eq, deps, lhs_ref = c.eq, c.deps, c.lhs_ref
     shares = [op for op in deps if op.role == "share" and op.ref is None]
     states = [op for op in deps if op not in shares]
     if len(states) != 1 or len(shares) > 1:
@@ -957,6 +954,27 @@ def _fraction_portion(
         raise _Refuse("unit_mismatch", f"fraction_portion takes a count; {state.symbol_id} is {state.dimension}")
     parts = [(state, "state", state.dimension, _ONE), *((share, "scalar", DIMENSIONLESS, _ONE) for share in shares)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), state.ref, state.dimension, lhs_ref)
+
+
+class _KindInputs(NamedTuple):
+    """What a product kind's check reads: the equation, its operands, the lhs unit it claims, the vocabulary."""
+
+    eq: BoundEquation
+    deps: list[_Operand]
+    lhs_ref: UnitRef | None
+    vocab: UnitVocabulary
+
+
+_PRODUCT_CHECKS: Final[Mapping[str, Callable[[_KindInputs], UnitProof]]] = MappingProxyType(
+    {
+        "multiply": _multiply,
+        "divide": _divide,
+        "compare_multiplicative": _compare_multiplicative,
+        "apply_rate": _apply_rate,
+        "fraction_portion": _fraction_portion,
+    }
+)
+"""The check of each product kind but ``unit_partition`` (``_check`` refuses a literal with a unit before it)."""
 
 
 __all__ = [

@@ -23,9 +23,9 @@ from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal
 from verifier.holdings import Holding, Holdings
-from verifier.model import BindingGraph, BoundUnknown, StateIndex, state_index_text
+from verifier.model import BindingGraph, BoundUnknown, StateIndex, SymbolBinding, state_index_text
 from verifier.solve import Problem, Solution
-from verifier.targets import QuestionTargetError, entities, resolve_target
+from verifier.targets import QuestionTarget, QuestionTargetError, entities, resolve_target
 
 _TEMPERATURE = DimensionVector.from_axes({"temperature": 1})
 
@@ -75,18 +75,46 @@ def read_unknown(
     asked_text = unknown.expected_unit or binding.unit
     if asked_text is None:
         return Refusal("unit_unbound", f"{unknown.symbol_id} asks for no unit")
+    asking = _asked(graph, unknown, vocab, asked_text)
+    if isinstance(asking, Refusal):
+        return asking
+    asked, target = asking
+    states = _read_states(binding, unknown, asked, holdings, solution)
+    if isinstance(states, Refusal):
+        return states
+    if binding.entity is None and asked.dimension == _TEMPERATURE:  # however many hold one, in whichever unit
+        return Refusal(
+            "offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)"
+        )
+    return _convert(
+        vocab, states, solution, asked, asked_text=asked_text, form=target.question_form, index=unknown.state_index
+    )
+
+
+def _asked(
+    graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabulary, asked_text: str
+) -> tuple[UnitRef, QuestionTarget] | Refusal:
+    """The unit asked for (of the unknown's declared kind, if it declares one) and the ADR-0135 target."""
+    declared_text = graph.symbol(unknown.symbol_id).unit
     try:
         asked = vocab.resolve(asked_text, path=f"{unknown.symbol_id}.unit")
-        if binding.unit is not None and binding.unit != asked_text:
-            declared = vocab.resolve(binding.unit, path=f"{unknown.symbol_id}.unit")
+        if declared_text is not None and declared_text != asked_text:
+            declared = vocab.resolve(declared_text, path=f"{unknown.symbol_id}.unit")
             if declared.quantity_kind != asked.quantity_kind:
                 return Refusal(
                     "unit_mismatch",
-                    f"{unknown.symbol_id} is a {binding.unit} unknown but asks for {asked_text}: they disagree",
+                    f"{unknown.symbol_id} is a {declared_text} unknown but asks for {asked_text}: they disagree",
                 )
         target = resolve_target(graph, unknown, vocab)
     except (UnitRefusal, QuestionTargetError) as exc:
         return Refusal.from_error(exc)
+    return asked, target
+
+
+def _read_states(
+    binding: SymbolBinding, unknown: BoundUnknown, asked: UnitRef, holdings: Holdings, solution: Solution
+) -> list[str] | Refusal:
+    """The states the unknown reads (its entity's, or every owner's of the asked kind), each set and solved."""
     owners = (
         [Holding(binding.entity, asked.quantity_kind)]
         if binding.entity is not None
@@ -103,13 +131,7 @@ def read_unknown(
             return solution.refusals[name]
         if name not in solution.values:
             return Refusal("underdetermined", f"nothing fixes {name}")
-    if binding.entity is None and asked.dimension == _TEMPERATURE:  # however many hold one, in whichever unit
-        return Refusal(
-            "offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)"
-        )
-    return _convert(
-        vocab, states, solution, asked, asked_text=asked_text, form=target.question_form, index=unknown.state_index
-    )
+    return states
 
 
 def _convert(

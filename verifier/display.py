@@ -13,10 +13,16 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from verifier.values import Answer
+
 if TYPE_CHECKING:
+    import sympy
+
     from verifier.admissibility import UnitProof, Verdict
     from verifier.crosscheck import CrosscheckReport
     from verifier.values import GraphReport
+else:
+    from verifier.lazy import sympy
 
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -41,8 +47,6 @@ def relabel(text: str, labels: Mapping[str, str]) -> str:
 def graph_report_html(report: GraphReport) -> str:
     """Answers, then the trace: each step's formula in labels, exact inputs and factors, value and unit, root cause."""
     labels = report.labels
-    from verifier.values import Answer
-
     answers: list[tuple[str, str, str, str]] = []
     for name, answer in report.answers.items():
         if isinstance(answer, Answer):
@@ -118,8 +122,6 @@ def unit_proof_latex(proof: UnitProof, labels: Mapping[str, str] | None = None) 
     ``op_000_result = q_ana_feet_t0 + 3`` with ``3`` in inches becomes
     ``$\text{op\_000\_result} = \text{Ana.feet@t0} + \frac{1}{12} \cdot 3$``.
     """
-    import sympy
-
     names = labels or {}
     factors = {op.symbol_id: op.factor for op in proof.operands}
     shown = {}

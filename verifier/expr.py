@@ -36,6 +36,8 @@ from verifier.errors import BindingGraphError
 MAX_EXPR_CHARS: Final[int] = 4096
 MAX_DEPTH: Final[int] = 32
 MAX_EXPONENT: Final[int] = 3
+_MAX_EXPONENT_DIGITS: Final[int] = 2  # refuse a long digit run before int() reads it
+_PAIR: Final[int] = 2  # a product of exactly two factors (a coefficient and a term)
 MAX_IDENT_CHARS: Final[int] = 128
 _DIGIT_LIMIT: Final[int] = 10**MAX_DIGITS
 
@@ -176,7 +178,7 @@ class _Parser:
             kind, text = self.take()
             if kind != "num" or "." in text:
                 raise BindingGraphError("unsafe_expression", "an exponent must be a whole number", self.path)
-            if len(text) > 2 or int(text) > MAX_EXPONENT:
+            if len(text) > _MAX_EXPONENT_DIGITS or int(text) > MAX_EXPONENT:
                 raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", self.path)
             check_expression(base, path=self.path)  # bound the base first: ((9**3)**3)**3... must not grow unchecked
             if sign < 0:  # a negative power divides by its base
@@ -364,7 +366,7 @@ def _print_simple(expr: sympy.Expr) -> str | None:
         return str(p) if q == 1 else f"{p}/{q}"
     if isinstance(expr, sympy.Add):
         return _print_sum(expr.args)
-    if isinstance(expr, sympy.Mul) and len(expr.args) == 2:
+    if isinstance(expr, sympy.Mul) and len(expr.args) == _PAIR:
         return _print_product(*expr.args)
     return None
 
@@ -379,7 +381,7 @@ def _print_sum(args: tuple[sympy.Expr, ...]) -> str | None:
             constant = arg
         elif (
             isinstance(arg, sympy.Mul)
-            and len(arg.args) == 2
+            and len(arg.args) == _PAIR
             and arg.args[0] is sympy.S.NegativeOne
             and isinstance(arg.args[1], sympy.Symbol)
         ):

@@ -51,6 +51,7 @@ DECLARING_KINDS: Final[frozenset[str]] = frozenset(
     {"apply_rate", "unit_partition", "compare_additive", "compare_multiplicative"}
 )
 """Kinds that give a holding its first value: they never overwrite one (SPEC §5, ``redeclared_state``)."""
+_PAIR: Final[int] = 2  # a transfer's two sides; a holding with a history; a state plus a constant
 _NOT_HELD: Final[frozenset[str]] = frozenset({"entity", "unknown", "rate", "ratio", "difference"})
 """Semantic roles of symbols that are about a holding but are none (a ``difference`` is a comparison's stated value)."""
 
@@ -192,7 +193,7 @@ class _Replay:
         """Every holding state the equation reads must be that holding's current state."""
         for dep in sorted(eq.dependencies):
             holding = self.h.holding_of.get(dep)
-            if holding is None or self.sizes.get(holding, 0) < 2:  # a holding with one state has no history
+            if holding is None or self.sizes.get(holding, 0) < _PAIR:  # a holding with one state has no history
                 continue
             now = self.current.get(holding)
             if now != dep:
@@ -270,7 +271,7 @@ class _Replay:
 
     def transfer_problem(self, sides: list[BoundEquation]) -> str:
         first = sides[0].lhs_symbol_id
-        if len(sides) != 2:
+        if len(sides) != _PAIR:
             return f"transfer {first} has {len(sides)} side(s): a transfer moves an amount from one entity to another"
         owners = [self.symbols[eq.lhs_symbol_id].entity for eq in sides]
         if owners[0] is None or owners[0] == owners[1]:
@@ -292,7 +293,7 @@ class _Replay:
         if not own:
             return rhs if isinstance(rhs, sympy.Rational) else None
         state = sympy.Symbol(own[0])  # the very symbol: one with assumptions (or a Dummy) is another one
-        if isinstance(rhs, sympy.Add) and len(rhs.args) == 2:  # state + c, read off without a sympy subtraction
+        if isinstance(rhs, sympy.Add) and len(rhs.args) == _PAIR:  # state + c, read off without a sympy subtraction
             constants = [arg for arg in rhs.args if isinstance(arg, sympy.Rational)]
             if len(constants) == 1 and state in rhs.args:
                 return constants[0]

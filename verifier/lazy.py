@@ -20,7 +20,7 @@ class LazyModule:
     def __init__(self, name: str) -> None:
         self.__dict__["_lazy_name"] = name
 
-    def __getattr__(self, attribute: str) -> Any:
+    def __getattr__(self, attribute: str) -> Any:  # noqa: ANN401 -- a module's attribute is of any type
         module = importlib.import_module(self.__dict__["_lazy_name"])
         value = getattr(module, attribute)
         self.__dict__[attribute] = value  # later reads of this attribute are plain reads
@@ -48,11 +48,10 @@ def package_hooks(
     """
     lazy = dict(homes or {})
 
-    def getattr_(name: str) -> Any:
+    def getattr_(name: str) -> Any:  # noqa: ANN401 -- PEP 562: a package attribute is of any type
         if name == "__version__":
-            from units.version import distribution_version  # units loads pint: only when asked
-
-            return distribution_version()
+            version = importlib.import_module("units.version")  # units loads pint: only when asked
+            return version.distribution_version()
         home = lazy.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")

@@ -42,6 +42,9 @@ SEMANTIC_ROLES: Final[frozenset[str]] = frozenset(
 ADMISSIBILITY_STATUSES: Final[frozenset[str]] = frozenset({"admitted", "pending", "refused"})
 QUESTION_FORMS: Final[frozenset[str]] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
 STATE_INDEX_LABELS: Final[frozenset[str]] = frozenset({"initial", "terminal"})
+_PAIR: Final[int] = 2  # an operand role is a (symbol_id, role) pair
+_ON_PATH: Final[int] = 1  # the cycle search's node marks: on the current path ...
+_FINISHED: Final[int] = 2  # ... or fully explored
 
 
 OPERAND_ROLES: Final[frozenset[str]] = frozenset(
@@ -242,7 +245,8 @@ class SymbolBinding:
             return  # every field already passed the checks below (names repeat; see _Passed)
         _ident(self.symbol_id, "symbol.symbol_id")
         _text(self.name, f"symbols[{self.symbol_id}].name")
-        if not isinstance(self.semantic_role, str) or self.semantic_role not in SEMANTIC_ROLES:
+        role: object = self.semantic_role  # typed str, but an untyped caller may pass anything
+        if not isinstance(role, str) or role not in SEMANTIC_ROLES:
             raise _fail(
                 f"semantic_role must be one of {sorted(SEMANTIC_ROLES)}, found {clip(self.semantic_role)}",
                 f"symbols[{self.symbol_id}].semantic_role",
@@ -474,19 +478,22 @@ class BoundEquation:
 
     def _check_derived(self, where: str) -> None:
         check_expression(self.rhs, path=f"{where}.rhs")
-        if not isinstance(self.rhs_canonical, str) or self.rhs_canonical != print_expression(self.rhs):
+        canonical: object = self.rhs_canonical  # typed str, but an untyped caller may pass anything
+        if not isinstance(canonical, str) or canonical != print_expression(self.rhs):
             raise _fail(
                 "rhs_canonical must be the canonical text of rhs (use BoundEquation.create)", f"{where}.rhs_canonical"
             )
-        if not isinstance(self.dependencies, frozenset) or self.dependencies != free_names(self.rhs):
+        dependencies: object = self.dependencies
+        if not isinstance(dependencies, frozenset) or dependencies != free_names(self.rhs):
             raise _fail(
                 "dependencies must equal the free symbols of rhs (use BoundEquation.create)", f"{where}.dependencies"
             )
 
     def _check_roles(self, where: str) -> None:
         roles = self.operand_roles
-        if not isinstance(roles, tuple) or not all(
-            isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in roles
+        raw: object = roles  # typed pairs of str, but an untyped caller may pass anything
+        if not isinstance(raw, tuple) or not all(
+            isinstance(p, tuple) and len(p) == _PAIR and all(isinstance(x, str) for x in p) for p in raw
         ):
             raise _fail("operand_roles must be a tuple of (dependency, role) string pairs", f"{where}.operand_roles")
         if not roles:
@@ -658,14 +665,14 @@ class BoundUnknown:
         where = f"unknowns[{self.symbol_id}]"
         if not isinstance(self.question_span, SourceSpanLink):
             raise _fail("question_span must be a SourceSpanLink", f"{where}.question_span")
-        if not isinstance(self.state_index, OperationIndex) and (
-            not isinstance(self.state_index, str) or self.state_index not in STATE_INDEX_LABELS
-        ):
+        index: object = self.state_index  # typed, but an untyped caller may pass anything
+        if not isinstance(index, OperationIndex) and (not isinstance(index, str) or index not in STATE_INDEX_LABELS):
             raise _fail(
                 f"state_index must be 'initial', 'terminal' or OperationIndex, found {clip(self.state_index)}",
                 f"{where}.state_index",
             )
-        if not isinstance(self.question_form, str) or self.question_form not in QUESTION_FORMS:
+        form: object = self.question_form
+        if not isinstance(form, str) or form not in QUESTION_FORMS:
             raise _fail(
                 f"question_form must be one of {sorted(QUESTION_FORMS)}, found {clip(self.question_form)}",
                 f"{where}.question_form",
@@ -791,6 +798,20 @@ class BindingGraph:
     _by_id: dict[str, SymbolBinding] = field(init=False, repr=False, compare=False, hash=False, default_factory=dict)
 
     def __post_init__(self) -> None:
+        self._check_item_types()
+        self._index_symbols()
+        self._check_facts()
+        self._check_equations()
+        operations = self._check_operations()
+        self._check_unknowns(operations)
+        for i, con in enumerate(self.constraints):
+            self._known(con.symbol_id, f"constraints[{i}].symbol_id")
+        cycle = find_cycle(self.equations)
+        if cycle:
+            raise _fail("dependency cycle: " + " -> ".join(cycle), "equations")
+
+    def _check_item_types(self) -> None:
+        """Each part is a tuple of at most ``MAX_GRAPH_ITEMS`` items of its type (the first bad one is named)."""
         for name, item_type in (
             ("symbols", SymbolBinding),
             ("facts", BoundFact),
@@ -807,16 +828,27 @@ class BindingGraph:
             for i, item in enumerate(items):
                 if not isinstance(item, item_type):
                     raise _fail(f"must be a {item_type.__name__}, found {type(item).__name__}", f"{name}[{i}]")
+
+    def _index_symbols(self) -> None:
+        """Fill ``_by_id``; a symbol id given twice is refused."""
         by_id = self._by_id
         for i, sym in enumerate(self.symbols):
             if sym.symbol_id in by_id:
                 raise _fail(f"duplicate symbol id {sym.symbol_id!r}", f"symbols[{i}].symbol_id")
             by_id[sym.symbol_id] = sym
+
+    def _check_facts(self) -> None:
+        """Each fact states a known symbol that is not an unknown."""
+        by_id = self._by_id
         for i, fact in enumerate(self.facts):
             if fact.symbol_id not in by_id:
                 self._known(fact.symbol_id, f"facts[{i}].symbol_id")
             if by_id[fact.symbol_id].semantic_role == "unknown":
                 raise _fail(f"{fact.symbol_id!r} is an unknown: a fact cannot state it", f"facts[{i}].symbol_id")
+
+    def _check_equations(self) -> None:
+        """Each equation defines one known, definable symbol no other equation defines, from known symbols."""
+        by_id = self._by_id
         lhs_seen: set[str] = set()
         for i, eq in enumerate(self.equations):
             if eq.lhs_symbol_id not in by_id:
@@ -832,7 +864,9 @@ class BindingGraph:
             if not eq.dependencies <= by_id.keys():
                 for dep in sorted(eq.dependencies):
                     self._known(dep, f"equations[{i}].dependencies")
-        operations = self._check_operations()
+
+    def _check_unknowns(self, operations: int) -> None:
+        """Each unknown names a known symbol, and an operation index below the graph's count of operations."""
         for i, unk in enumerate(self.unknowns):
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
             if isinstance(unk.state_index, OperationIndex) and unk.state_index.index >= operations:
@@ -840,11 +874,6 @@ class BindingGraph:
                     f"operation index {unk.state_index.index} >= {operations} operations",
                     f"unknowns[{i}].state_index",
                 )
-        for i, con in enumerate(self.constraints):
-            self._known(con.symbol_id, f"constraints[{i}].symbol_id")
-        cycle = find_cycle(self.equations)
-        if cycle:
-            raise _fail("dependency cycle: " + " -> ".join(cycle), "equations")
 
     def __repr__(self) -> str:
         unknowns = ", ".join(u.symbol_id for u in self.unknowns) or "none"
@@ -879,16 +908,15 @@ class BindingGraph:
 
     def to_canonical_string(self) -> str:
         """The upstream line format, byte-deterministic (given order; ``deps`` sorted)."""
-        lines: list[str] = []
-        for sym in self.symbols:
-            lines.append(
-                f"S {sym.symbol_id} {sym.name} {sym.semantic_role} entity={sym.entity} unit={sym.unit} "
-                f"span={sym.source_span.to_canonical_string()} by={sym.introduced_by}"
-            )
-        for fact in self.facts:
-            lines.append(
-                f"F {fact.symbol_id} = {fact.value} unit={fact.unit} span={fact.source_span.to_canonical_string()}"
-            )
+        lines = [
+            f"S {sym.symbol_id} {sym.name} {sym.semantic_role} entity={sym.entity} unit={sym.unit} "
+            f"span={sym.source_span.to_canonical_string()} by={sym.introduced_by}"
+            for sym in self.symbols
+        ]
+        lines.extend(
+            f"F {fact.symbol_id} = {fact.value} unit={fact.unit} span={fact.source_span.to_canonical_string()}"
+            for fact in self.facts
+        )
         for eq in self.equations:
             lit = f" literal_unit={eq.literal_unit}" if eq.literal_unit is not None else ""
             lit += f" roles=[{eq.roles_text()}]" if eq.operand_roles else ""
@@ -898,15 +926,16 @@ class BindingGraph:
                 f"{lit} unit_proof={eq.unit_proof} status={eq.admissibility_status} refusal={eq.refusal_reason} "
                 f"span={eq.source_span.to_canonical_string()}"
             )
-        for unk in self.unknowns:
-            lines.append(
-                f"U {unk.symbol_id} expected_unit={unk.expected_unit} state={state_index_text(unk.state_index)} "
-                f"form={unk.question_form} qspan={unk.question_span.to_canonical_string()}"
-            )
-        for con in self.constraints:
-            lines.append(f"C {con.symbol_id} pred={con.predicate} span={con.source_span.to_canonical_string()}")
-        for span in self.provenance:
-            lines.append(f"P {span.to_canonical_string()} text={span.text}")
+        lines.extend(
+            f"U {unk.symbol_id} expected_unit={unk.expected_unit} state={state_index_text(unk.state_index)} "
+            f"form={unk.question_form} qspan={unk.question_span.to_canonical_string()}"
+            for unk in self.unknowns
+        )
+        lines.extend(
+            f"C {con.symbol_id} pred={con.predicate} span={con.source_span.to_canonical_string()}"
+            for con in self.constraints
+        )
+        lines.extend(f"P {span.to_canonical_string()} text={span.text}" for span in self.provenance)
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, object]:
@@ -958,18 +987,18 @@ def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
         while stack:
             node, i = stack.pop()
             if i == 0:
-                if state.get(node) == 1:
+                if state.get(node) == _ON_PATH:
                     return [*path[path.index(node) :], node]
-                if state.get(node) == 2:
+                if state.get(node) == _FINISHED:
                     continue
-                state[node] = 1
+                state[node] = _ON_PATH
                 path.append(node)
             deps = graph.get(node, [])
             if i < len(deps):
                 stack.append((node, i + 1))
                 stack.append((deps[i], 0))
             else:
-                state[node] = 2
+                state[node] = _FINISHED
                 path.pop()
     return []
 

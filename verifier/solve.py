@@ -236,18 +236,13 @@ class _Run:
         if ref is None:
             return None
         if ref.dimension == _COUNT:
-            in_root = value * ref.scale
-            if in_root < 0:
-                return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
-            if in_root.denominator != 1 and not ref.divisible:  # a kind declared divisible takes 3/4 (SPEC §5)
-                reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
-                return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
-        elif value < 0 and ref.dimension in _NON_NEGATIVE:
+            return _count_problem(name, value, ref, kind)
+        if value < 0 and ref.dimension in _NON_NEGATIVE:
             return Refusal(
                 "negative_quantity",
                 f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
             )
-        elif ref.kind == (("[temperature]", 1),):
+        if ref.kind == (("[temperature]", 1),):
             kelvin = self.vocab.convert(value, ref.lemma, "Kelvin") if ref.is_offset else value * ref.scale
             if kelvin < 0:
                 return Refusal(
@@ -276,9 +271,11 @@ class _Run:
                     out.append(eq)
                     continue
                 stack.append((eq, True))
-                for dep in sorted(eq.dependencies, reverse=True):
-                    if dep in self.by_lhs and dep not in done:
-                        stack.append((self.by_lhs[dep], False))
+                stack.extend(
+                    (self.by_lhs[dep], False)
+                    for dep in sorted(eq.dependencies, reverse=True)
+                    if dep in self.by_lhs and dep not in done
+                )
         return out
 
     def forward(self) -> list[BoundEquation]:
@@ -523,30 +520,44 @@ def _form(
         value = Fraction(int(node.p), int(node.q))
         return {}, value * literal if top else value
     if isinstance(node, sympy.Add):
-        coeffs: dict[str, Fraction] | None = {}
-        const = Fraction(0)
-        for arg in node.args:
-            sub, c = _form(arg, known, factors, literal, top=top and isinstance(arg, sympy.Rational))
-            if sub is None or coeffs is None:
-                coeffs = None
-            else:
-                for k, v in sub.items():
-                    coeffs[k] = coeffs.get(k, Fraction(0)) + v
-            const += c
-        return coeffs, const
+        return _sum(
+            [_form(arg, known, factors, literal, top=top and isinstance(arg, sympy.Rational)) for arg in node.args]
+        )
     if isinstance(node, sympy.Mul):
         return _product([_form(arg, known, factors, literal, top=False) for arg in node.args])
     if isinstance(node, sympy.Pow):
-        coeffs, const = _form(node.base, known, factors, literal, top=False)
-        exp = int(node.exp)
-        if coeffs:
-            return (coeffs, const) if exp == 1 else (None, Fraction(0))
-        if coeffs is None:
-            return None, Fraction(0)
-        if exp < 0 and const == 0:
-            raise EvaluationError("division_by_zero", f"{node.base} is zero")
-        return {}, const**exp
+        return _power(_form(node.base, known, factors, literal, top=False), int(node.exp), node.base)
     raise EvaluationError("unsafe_expression", f"{type(node).__name__} cannot be solved")
+
+
+def _sum(parts: list[_Form]) -> _Form:
+    """The sum of linear forms, linear only when every term is."""
+    coeffs: dict[str, Fraction] | None = {}
+    const = Fraction(0)
+    for sub, c in parts:
+        if sub is None or coeffs is None:
+            coeffs = None
+        else:
+            for k, v in sub.items():
+                coeffs[k] = coeffs.get(k, Fraction(0)) + v
+        const += c
+    return coeffs, const
+
+
+def _power(base: _Form, exp: int, base_node: sympy.Expr) -> _Form:
+    """A linear form to a whole power: linear only for a known base or the first power.
+
+    Raises:
+        EvaluationError: ``division_by_zero`` for a negative power of a zero base.
+    """
+    coeffs, const = base
+    if coeffs:
+        return (coeffs, const) if exp == 1 else (None, Fraction(0))
+    if coeffs is None:
+        return None, Fraction(0)
+    if exp < 0 and const == 0:
+        raise EvaluationError("division_by_zero", f"{base_node} is zero")
+    return {}, const**exp
 
 
 def _product(parts: list[_Form]) -> _Form:
@@ -569,23 +580,33 @@ def _product(parts: list[_Form]) -> _Form:
     return coeffs, const
 
 
+def _count_problem(name: str, value: Fraction, ref: UnitRef, kind: str | None) -> Refusal | None:
+    """A count is whole and not negative, in its root unit (a kind declared divisible takes 3/4: SPEC §5)."""
+    in_root = value * ref.scale
+    if in_root < 0:
+        return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
+    if in_root.denominator != 1 and not ref.divisible:
+        reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
+        return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
+    return None
+
+
 def _rref(
     rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], names: list[str]
 ) -> dict[str, Fraction] | None:
     """Solve the sparse system exactly (sympy ``DomainMatrix`` over QQ): determined values, or None if inconsistent."""
-    from sympy.polys.domains import QQ
-    from sympy.polys.matrices import DomainMatrix
+    qq = sympy.polys.domains.QQ  # the rational field
 
     column = {name: j for j, name in enumerate(names)}
     width = len(names)
     data = {}
     for i, (_, coeffs, const) in enumerate(rows):
-        row = {column[n]: QQ(c.numerator, c.denominator) for n, c in coeffs.items()}
+        row = {column[n]: qq(c.numerator, c.denominator) for n, c in coeffs.items()}
         if const != 0:
-            row[width] = QQ(const.numerator, const.denominator)
+            row[width] = qq(const.numerator, const.denominator)
         if row:
             data[i] = row
-    reduced, pivots = DomainMatrix(data, (len(rows), width + 1), QQ).rref()
+    reduced, pivots = sympy.polys.matrices.DomainMatrix(data, (len(rows), width + 1), qq).rref()
     if width in pivots:
         return None
     sdm = reduced.to_sdm()
@@ -595,7 +616,7 @@ def _rref(
         row = sdm.get(i, {})
         if any(k not in {j, width} and k not in pivot_set for k in row):
             continue  # tied to a free symbol
-        value = row.get(width, QQ(0))
+        value = row.get(width, qq(0))
         out[names[j]] = Fraction(int(value.numerator), int(value.denominator))
     return out
 

@@ -96,11 +96,12 @@ def question_form(
     entity = binding.entity
     if entity is not None and entity not in _entities(symbols.values()):
         raise QuestionTargetError("unknown_entity_not_in_entities", f"{entity!r} is not an entity of the graph")
-    touching = []
-    for eq in equations:
-        owners = {symbols[eq.lhs_symbol_id].entity} | {symbols[d].entity for d in eq.dependencies}
-        if entity is None or entity in owners:
-            touching.append(eq)
+    touching = [
+        eq
+        for eq in equations
+        if entity is None
+        or entity in ({symbols[eq.lhs_symbol_id].entity} | {symbols[d].entity for d in eq.dependencies})
+    ]
     if not touching:
         return "identity"
     kinds = {eq.operation_kind for eq in touching}
@@ -109,31 +110,54 @@ def question_form(
     if "compare_additive" in kinds:
         return "difference"
     if "apply_rate" in kinds:
-        asked = _kind(vocab, unknown.expected_unit or binding.unit)
-        for eq in touching:
-            if eq.operation_kind != "apply_rate":
-                continue
-            for dep in sorted(eq.dependencies):
-                sym = symbols[dep]
-                if sym.semantic_role == "rate" and sym.unit is not None:
-                    num, _, den = sym.unit.partition("_per_")
-                    rate_kind = _kind(vocab, sym.unit)
-                    num_kind = _kind(vocab, num) if den else None
-                    den_kind = _kind(vocab, den) if den else None
-                    if isinstance(rate_kind, tuple) and not den and rate_kind and rate_kind[0] != "<unresolved>":
-                        num_kind = tuple((d, p) for d, p in rate_kind if p > 0)
-                        den_kind = tuple((d, -p) for d, p in rate_kind if p < 0)
-                    if asked == num_kind:
-                        return "total"
-                    if asked == den_kind:
-                        return "rate"
-        raise QuestionTargetError(
-            "apply_rate_unit_mismatch",
-            f"{unknown.expected_unit or binding.unit!r} is neither the rate's numerator nor its denominator",
-        )
+        return _rate_form(symbols, touching, unknown.expected_unit or binding.unit, vocab)
     if kinds <= _COUNT_KINDS:
         return "count"
     raise QuestionTargetError("unmappable_question_form", f"no question form fits operation kinds {sorted(kinds)}")
+
+
+def _rate_form(
+    symbols: Mapping[str, SymbolBinding],
+    touching: Sequence[BoundEquation],
+    asked_unit: str | None,
+    vocab: UnitVocabulary,
+) -> str:
+    """``total`` when the asked unit is a rate's numerator, ``rate`` when its denominator (ADR-0135).
+
+    Raises:
+        QuestionTargetError: ``apply_rate_unit_mismatch`` when it is neither, for every rate applied.
+    """
+    asked = _kind(vocab, asked_unit)
+    for eq in touching:
+        if eq.operation_kind != "apply_rate":
+            continue
+        for dep in sorted(eq.dependencies):
+            sym = symbols[dep]
+            if sym.semantic_role == "rate" and sym.unit is not None:
+                num_kind, den_kind = _rate_sides(vocab, sym.unit)
+                if asked == num_kind:
+                    return "total"
+                if asked == den_kind:
+                    return "rate"
+    raise QuestionTargetError(
+        "apply_rate_unit_mismatch", f"{asked_unit!r} is neither the rate's numerator nor its denominator"
+    )
+
+
+def _rate_sides(vocab: UnitVocabulary, unit: str) -> tuple[object, object]:
+    """A rate unit's numerator and denominator kinds, as :func:`_kind` gives them.
+
+    ``apples_per_hour`` splits at ``_per_``; a single unit of a derived kind (``m/s``
+    written as one lemma) splits by the signs of its dimension's powers.
+    """
+    num, _, den = unit.partition("_per_")
+    rate_kind = _kind(vocab, unit)
+    num_kind = _kind(vocab, num) if den else None
+    den_kind = _kind(vocab, den) if den else None
+    if isinstance(rate_kind, tuple) and not den and rate_kind and rate_kind[0] != "<unresolved>":
+        num_kind = tuple((d, p) for d, p in rate_kind if p > 0)
+        den_kind = tuple((d, -p) for d, p in rate_kind if p < 0)
+    return num_kind, den_kind
 
 
 def resolve_target(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabulary) -> QuestionTarget:

@@ -17,17 +17,20 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from adapters import MathProblemGraph, auto_count_nouns, bind_math_problem_graph
+from adapters.records import bind_record
+from units import RefusalError, UnitRefusal, default_vocabulary
+from units.exact import parse_exact
+from verifier.admissibility import Verdict
+from verifier.model import BindingGraph
+from verifier.values import Answer, GraphReport, verify
+
 if TYPE_CHECKING:
     from units import UnitVocabulary
-    from verifier.admissibility import Verdict
-    from verifier.values import GraphReport
 
 
 def _exact(value: object) -> Fraction:
     """An expected value as an exact Fraction (SPEC §4 "Numbers"; floats refused here: a test states its value exactly)."""
-    from units import UnitRefusal
-    from units.exact import parse_exact
-
     if isinstance(value, float):
         raise TypeError(
             f"expected value {value!r} is a float; write it exactly: an int, a str such as '7/2', a Fraction"
@@ -53,15 +56,10 @@ def report_of(subject: object, *, vocab: UnitVocabulary | None = None, count_nou
         TypedRefusalError / UnitRefusal: the subject cannot be read or bound (the refusal
             says why); :class:`TypeError` for a subject of another type.
     """
-    from verifier.model import BindingGraph
-    from verifier.values import GraphReport, verify
-
     if isinstance(subject, GraphReport):
         return subject
     if isinstance(subject, BindingGraph):
         return verify(subject, vocab)
-    from adapters import MathProblemGraph, auto_count_nouns, bind_math_problem_graph
-    from adapters.records import bind_record
 
     if isinstance(subject, MathProblemGraph):
         voc = auto_count_nouns(subject, vocab) if count_nouns == "auto" else vocab
@@ -105,9 +103,6 @@ def assert_answer(
             the message lists the report's lines.
         TypeError: ``value`` is a float or not an exact number.
     """
-    from units import default_vocabulary
-    from verifier.values import Answer
-
     expected = _exact(value)
     report = report_of(subject, vocab=vocab, count_nouns=count_nouns)
     answers = dict(report.answers)
@@ -121,8 +116,10 @@ def assert_answer(
         )
     ((name, answer),) = answers.items()
     want = f"{expected}" + (f" {unit}" if unit else "")
-    if not isinstance(answer, Answer):
-        raise AssertionError(f"expected {want}, but {name} was refused {answer.reason}: {answer}\n{_trace(report)}")
+    if not isinstance(answer, Answer):  # a refusal fails the test (SPEC §9): AssertionError, not TypeError
+        raise AssertionError(  # noqa: TRY004
+            f"expected {want}, but {name} was refused {answer.reason}: {answer}\n{_trace(report)}"
+        )
     found = answer.fraction
     same_unit = unit is None or (vocab or default_vocabulary()).same_unit(unit, answer.unit)
     if found != expected or not same_unit:
@@ -145,9 +142,6 @@ def assert_refused(
         AssertionError: some answer is certified, or the refusal's reason differs; the
             message lists the report's lines.
     """
-    from units import RefusalError
-    from verifier.values import Answer
-
     try:
         report = report_of(subject, vocab=vocab, count_nouns=count_nouns)
     except RefusalError as exc:  # every typed refusal: unit, model, adapter, question target
@@ -172,8 +166,6 @@ def assert_admitted(verdict: Verdict) -> None:
         AssertionError: the verdict is refused; the message gives the reason and detail.
         TypeError: ``verdict`` is not a Verdict.
     """
-    from verifier.admissibility import Verdict
-
     if not isinstance(verdict, Verdict):
         raise TypeError(f"expected a Verdict, found {type(verdict).__name__}")
     if verdict.refusal is not None:

@@ -19,8 +19,12 @@ from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     import sympy
+
+    from verifier import display
 else:
-    from verifier.lazy import sympy
+    from verifier.lazy import LazyModule, sympy
+
+    display = LazyModule("verifier.display")  # the notebook views load when a notebook first shows a result
 
 from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
@@ -148,22 +152,41 @@ def replay(trace: tuple[TraceStep, ...]) -> dict[str, Fraction]:
             values[step.target] = _parse(step.value)
             continue
         if step.action == "solve":
-            for name, text in step.inputs:
-                values[name] = _parse(text)
-            for line in step.formula.split(";"):
-                if line.strip() and evaluate(parse_expression(line.strip()), values) != 0:
-                    raise ReplayError(f"solve step: {line.strip()} != 0 with the recorded solution")
+            _replay_solve(step, values)
             continue
-        factors = {name: _parse(text) for name, text in step.factors}
-        frame = {name: values[name] * factors.get(name, Fraction(1)) for name, _ in step.inputs}
-        for name, text in step.inputs:
-            if values.get(name) != _parse(text):
-                raise ReplayError(f"{step.target}: input {name} is {values.get(name)}, recorded {text}")
-        got = evaluate(parse_expression(step.formula), frame, constant_scale=factors.get("<literal>", Fraction(1)))
-        if got != _parse(step.value):
-            raise ReplayError(f"{step.target}: recomputed {got}, recorded {step.value}")
-        values[step.target] = got
+        values[step.target] = _replay_step(step, values)
     return values
+
+
+def _replay_solve(step: TraceStep, values: dict[str, Fraction]) -> None:
+    """Record a ``solve`` step's values, then check that they satisfy its recorded equations.
+
+    Raises:
+        ReplayError: an equation ``e`` of the step with ``e != 0`` at the recorded solution.
+    """
+    for name, text in step.inputs:
+        values[name] = _parse(text)
+    for line in step.formula.split(";"):
+        if line.strip() and evaluate(parse_expression(line.strip()), values) != 0:
+            raise ReplayError(f"solve step: {line.strip()} != 0 with the recorded solution")
+
+
+def _replay_step(step: TraceStep, values: Mapping[str, Fraction]) -> Fraction:
+    """Recompute one evaluation step from its formula, its recorded inputs and their factors.
+
+    Raises:
+        ReplayError: an input recorded with another value than the one computed before, or a
+            recomputed value other than the recorded one.
+    """
+    factors = {name: _parse(text) for name, text in step.factors}
+    frame = {name: values[name] * factors.get(name, Fraction(1)) for name, _ in step.inputs}
+    for name, text in step.inputs:
+        if values.get(name) != _parse(text):
+            raise ReplayError(f"{step.target}: input {name} is {values.get(name)}, recorded {text}")
+    got = evaluate(parse_expression(step.formula), frame, constant_scale=factors.get("<literal>", Fraction(1)))
+    if got != _parse(step.value):
+        raise ReplayError(f"{step.target}: recomputed {got}, recorded {step.value}")
+    return got
 
 
 def _parse(text: str) -> Fraction:
@@ -242,9 +265,7 @@ class GraphReport:
         )
 
     def _repr_html_(self) -> str:
-        from verifier.display import graph_report_html
-
-        return graph_report_html(self)
+        return display.graph_report_html(self)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data: verdicts, values, refusals, answers and the trace."""
@@ -335,10 +356,10 @@ def _holdings_stage(
             kinds[eq.lhs_symbol_id] = proof.result_ref
     symbols = graph.symbol_map
     holdings = Holdings.build(graph, kinds, {eq.lhs_symbol_id: roles_of(eq, symbols) for eq in graph.equations})
-    for hp in holdings.problems:
-        problems.append(
-            Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal)
-        )
+    problems.extend(
+        Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal)
+        for hp in holdings.problems
+    )
     return holdings
 
 
