@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, NamedTuple
@@ -37,7 +37,16 @@ from units.dimension import DIMENSIONLESS
 from units.errors import DetailRefusal, RefusalError, clip
 from units.exact import format_exact
 from units.vocabulary import check_commensurable
-from verifier.expr import symbol
+from verifier.errors import BindingGraphError
+from verifier.expr import is_identifier, parse_expression, symbol
+from verifier.jsonread import (
+    json_dimension,
+    json_fraction,
+    json_list,
+    json_object,
+    json_optional_text,
+    json_text,
+)
 from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding
 from verifier.reasons import REFUSAL_REASONS
 from verifier.roles import roles_of
@@ -79,8 +88,26 @@ class Refusal:
         return f"{self.reason}: {self.detail}"
 
     def to_json(self) -> dict[str, object]:
-        """``{"reason", "detail"}``."""
+        """``{"reason", "detail"}``; :meth:`from_json` reads it back."""
         return {"reason": self.reason, "detail": self.detail}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "refusal") -> Refusal:
+        """Read :meth:`to_json` output, checking each key and type.
+
+        Raises:
+            BindingGraphError: ``malformed_input`` naming ``path``: not an object, a key
+                missing or unknown, a value not a string, a reason outside the vocabulary.
+        """
+        obj = json_object(data, path, {"reason", "detail"}, set())
+        reason, detail = obj["reason"], obj["detail"]
+        if not isinstance(reason, str) or reason not in REFUSAL_REASONS:
+            raise BindingGraphError("malformed_input", f"not a refusal reason: {clip(reason)}", f"{path}.reason")
+        if not isinstance(detail, str):
+            raise BindingGraphError(
+                "malformed_input", f"detail must be a string, found {clip(detail)}", f"{path}.detail"
+            )
+        return cls(reason, detail)
 
     @classmethod
     def from_error(cls, error: RefusalError) -> Refusal:
@@ -116,7 +143,7 @@ class ProofOperand(NamedTuple):
     factor: Fraction
 
     def to_json(self) -> dict[str, object]:
-        """Plain JSON data."""
+        """Plain JSON data; :meth:`from_json` reads it back equal."""
         return {
             "symbol_id": self.symbol_id,
             "role": self.role,
@@ -125,9 +152,28 @@ class ProofOperand(NamedTuple):
             "factor": format_exact(self.factor),
         }
 
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "operand") -> ProofOperand:
+        """Read :meth:`to_json` output, checking each key and type.
 
-class UnitProof(NamedTuple):
-    """Witness that one equation is dimensionally admissible (an immutable named tuple).
+        Raises:
+            BindingGraphError: ``malformed_input`` naming the field: a key missing or
+                unknown, a non-string id or role, a unit neither string nor null, a
+                dimension not in canonical spelling, a factor not an exact ``"a/b"``.
+        """
+        obj = json_object(data, path, {"symbol_id", "role", "unit", "dimension", "factor"}, set())
+        return cls(
+            json_text(obj["symbol_id"], f"{path}.symbol_id"),
+            json_text(obj["role"], f"{path}.role"),
+            json_optional_text(obj["unit"], f"{path}.unit"),
+            json_dimension(obj["dimension"], f"{path}.dimension"),
+            json_fraction(obj["factor"], f"{path}.factor"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UnitProof:
+    """Witness that one equation is dimensionally admissible.
 
     Attributes:
         operation_kind: the equation's kind.
@@ -137,6 +183,10 @@ class UnitProof(NamedTuple):
         result_dimension: its six-axis dimension.
         declarations: caller declarations relied on (count nouns, calendar conventions).
         rhs: the equation's right-hand side (sympy), so ``equation`` can be rebuilt.
+        result_ref: the result's :class:`units.UnitRef` as the check resolved it (its
+            surface as written), or ``None`` for a pure number.  It holds registry
+            objects, so JSON stores ``result_unit`` (the lemma) instead, and it takes no
+            part in equality or the hash: :meth:`from_json` resolves the lemma again.
     """
 
     operation_kind: str
@@ -146,7 +196,7 @@ class UnitProof(NamedTuple):
     result_dimension: DimensionVector
     declarations: tuple[str, ...]
     rhs: sympy.Expr
-    result_ref: UnitRef | None = None
+    result_ref: UnitRef | None = field(default=None, compare=False)
 
     def __repr__(self) -> str:
         return f"UnitProof({self.lhs_symbol_id}: {self.to_canonical_string()})"
@@ -183,6 +233,55 @@ class UnitProof(NamedTuple):
             "declarations": list(self.declarations),
             "equation": f"{self.lhs_symbol_id} = {sympy.sstr(self.rhs, order='lex')}",
         }
+
+    @classmethod
+    def from_json(cls, data: object, /, *, vocab: UnitVocabulary | None = None, path: str = "proof") -> UnitProof:
+        """Read :meth:`to_json` output; ``result_unit`` is resolved again in ``vocab`` for ``result_ref``.
+
+        The equation is read with the safe grammar of :func:`verifier.expr.parse_expression`,
+        and the ``proof`` string must be the one the other fields give.
+
+        Args:
+            data: the JSON object.
+            vocab: the vocabulary the proof was made in (default: :func:`units.default_vocabulary`).
+            path: where ``data`` sits, for messages.
+
+        Raises:
+            BindingGraphError: ``malformed_input`` (or the unit's own reason, such as
+                ``unknown_unit``) naming the field.
+        """
+        voc = vocab if vocab is not None else default_vocabulary()
+        keys = {"proof", "operation_kind", "operands", "result_unit", "result_dimension", "declarations", "equation"}
+        obj = json_object(data, path, keys, set())
+        lhs, sep, rhs_text = json_text(obj["equation"], f"{path}.equation").partition(" = ")
+        if not sep or not is_identifier(lhs):
+            raise BindingGraphError("malformed_input", "equation must read '<lhs> = <rhs>'", f"{path}.equation")
+        result_unit = json_optional_text(obj["result_unit"], f"{path}.result_unit")
+        try:
+            result_ref = None if result_unit is None else voc.resolve(result_unit, path=f"{path}.result_unit")
+        except UnitRefusal as exc:
+            raise BindingGraphError(exc.reason, exc.explain(), f"{path}.result_unit") from None
+        proof = cls(
+            operation_kind=json_text(obj["operation_kind"], f"{path}.operation_kind"),
+            lhs_symbol_id=lhs,
+            operands=tuple(
+                ProofOperand.from_json(item, path=f"{path}.operands[{i}]")
+                for i, item in enumerate(json_list(obj["operands"], f"{path}.operands"))
+            ),
+            result_unit=result_unit,
+            result_dimension=json_dimension(obj["result_dimension"], f"{path}.result_dimension"),
+            declarations=tuple(
+                json_text(item, f"{path}.declarations[{i}]")
+                for i, item in enumerate(json_list(obj["declarations"], f"{path}.declarations"))
+            ),
+            rhs=parse_expression(rhs_text, path=f"{path}.equation"),
+            result_ref=result_ref,
+        )
+        if obj["proof"] != proof.to_canonical_string():
+            raise BindingGraphError(
+                "malformed_input", f"proof {clip(obj['proof'])} is not what its fields give", f"{path}.proof"
+            )
+        return proof
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,13 +323,35 @@ class Verdict:
         return f"Verdict({self})"
 
     def to_json(self) -> dict[str, object]:
-        """Plain JSON data."""
+        """Plain JSON data; :meth:`from_json` reads it back equal."""
         out: dict[str, object] = {"status": self.status, "unit_proof": self.unit_proof}
         if self.proof is not None:
             out["proof"] = self.proof.to_json()
         if self.refusal is not None:
             out["refusal"] = self.refusal.to_json()
         return out
+
+    @classmethod
+    def from_json(cls, data: object, /, *, vocab: UnitVocabulary | None = None, path: str = "verdict") -> Verdict:
+        """Read :meth:`to_json` output (an admitted verdict's proof through :meth:`UnitProof.from_json`).
+
+        Raises:
+            BindingGraphError: ``malformed_input`` naming the field, also for a
+                ``unit_proof`` other than the proof's string, or a status that does not
+                fit the parts given.
+        """
+        obj = json_object(data, path, {"status", "unit_proof"}, {"proof", "refusal"})
+        proof = None if "proof" not in obj else UnitProof.from_json(obj["proof"], vocab=vocab, path=f"{path}.proof")
+        refusal = None if "refusal" not in obj else Refusal.from_json(obj["refusal"], path=f"{path}.refusal")
+        try:
+            verdict = cls(json_text(obj["status"], f"{path}.status"), proof=proof, refusal=refusal)
+        except ValueError as exc:
+            raise BindingGraphError("malformed_input", str(exc), f"{path}.status") from None
+        if obj["unit_proof"] != verdict.unit_proof:
+            raise BindingGraphError(
+                "malformed_input", f"unit_proof {clip(obj['unit_proof'])} is not the proof's", f"{path}.unit_proof"
+            )
+        return verdict
 
 
 class _Refuse(DetailRefusal):

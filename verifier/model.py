@@ -30,6 +30,7 @@ from units.errors import UnitRefusal, clip
 from units.exact import parse_exact
 from verifier.errors import BindingGraphError
 from verifier.expr import check_expression, free_names, is_identifier, parse_expression, print_expression
+from verifier.jsonread import json_object
 from verifier.kinds import OPERATION_KINDS
 
 _T = TypeVar("_T")
@@ -202,7 +203,7 @@ class SourceSpanLink:
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "source_span") -> SourceSpanLink:
         """Read :meth:`to_json` output, checking every key and type."""
-        obj = _object(data, path, {"source_id", "start", "end"}, {"text"})
+        obj = json_object(data, path, {"source_id", "start", "end"}, {"text"})
         return _build(cls, path, source_id=obj["source_id"], start=obj["start"], end=obj["end"], text=obj.get("text"))
 
 
@@ -272,7 +273,7 @@ class SymbolBinding:
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "symbol") -> SymbolBinding:
         """Read :meth:`to_json` output, checking every key and type."""
-        obj = _object(
+        obj = json_object(
             data, path, {"symbol_id", "name", "semantic_role", "source_span", "introduced_by"}, {"entity", "unit"}
         )
         return _build(
@@ -338,7 +339,7 @@ class BoundFact:
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "fact") -> BoundFact:
         """Read :meth:`to_json` output, checking every key and type."""
-        obj = _object(data, path, {"symbol_id", "value", "source_span"}, {"unit"})
+        obj = json_object(data, path, {"symbol_id", "value", "source_span"}, {"unit"})
         return _build(
             cls,
             path,
@@ -552,7 +553,7 @@ class BoundEquation:
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "equation") -> BoundEquation:
         """Read :meth:`to_json` output, parsing ``rhs_canonical`` with our safe grammar."""
-        obj = _object(
+        obj = json_object(
             data,
             path,
             {"lhs_symbol_id", "rhs_canonical", "operation_kind", "source_span"},
@@ -692,7 +693,7 @@ class BoundUnknown:
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "unknown") -> BoundUnknown:
         """Read :meth:`to_json` output, checking every key and type."""
-        obj = _object(data, path, {"symbol_id", "state_index", "question_form", "question_span"}, {"expected_unit"})
+        obj = json_object(data, path, {"symbol_id", "state_index", "question_form", "question_span"}, {"expected_unit"})
         return _build(
             cls,
             path,
@@ -760,7 +761,7 @@ class BoundConstraint:
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "constraint") -> BoundConstraint:
         """Read :meth:`to_json` output, checking every key and type."""
-        obj = _object(data, path, {"symbol_id", "predicate", "source_span"}, set())
+        obj = json_object(data, path, {"symbol_id", "predicate", "source_span"}, set())
         return _build(
             cls,
             path,
@@ -956,7 +957,7 @@ class BindingGraph:
         Raises:
             BindingGraphError: naming the first bad field (``equations[2].rhs_canonical``).
         """
-        obj = _object(data, "graph", {"symbols"}, {"facts", "equations", "unknowns", "constraints", "provenance"})
+        obj = json_object(data, "graph", {"symbols"}, {"facts", "equations", "unknowns", "constraints", "provenance"})
         parts: dict[str, tuple[object, ...]] = {}
         for key, reader in (
             ("symbols", SymbolBinding.from_json),
@@ -1001,18 +1002,6 @@ def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
                 state[node] = _FINISHED
                 path.pop()
     return []
-
-
-def _object(data: object, path: str, required: set[str], optional: set[str]) -> dict[str, object]:
-    if not isinstance(data, dict):
-        raise _fail(f"expected an object, found {type(data).__name__}", path)
-    missing = sorted(required - set(data))
-    if missing:
-        raise _fail(f"missing field(s) {missing}", path)
-    unknown = sorted(set(data) - required - optional)
-    if unknown:
-        raise _fail(f"unknown field(s) {unknown}", path)
-    return data
 
 
 def _build(factory: Callable[..., _T], path: str, **kwargs: object) -> _T:

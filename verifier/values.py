@@ -12,6 +12,7 @@ Knows nothing of input formats.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -34,9 +35,20 @@ from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError
 from verifier.expr import evaluate, parse_expression, rational
 from verifier.holdings import Holdings
-from verifier.model import BindingGraph, OperationIndex, StateIndex, state_index_text
+from verifier.jsonread import json_fraction, json_list, json_object, json_optional_text, json_pairs, json_text
+from verifier.model import (
+    QUESTION_FORMS,
+    BindingGraph,
+    OperationIndex,
+    StateIndex,
+    parse_state_index,
+    state_index_text,
+)
 from verifier.roles import roles_of
 from verifier.solve import MAX_VALUE_BITS, Problem, Solution, StepRecord, solve  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
+
+TRACE_ACTIONS: Final[tuple[str, ...]] = ("fact", "equation", "solve", "answer", "refuse")
+"""The actions a :class:`TraceStep` records, in the order a trace meets them."""
 
 POLICIES: Final[frozenset[str]] = frozenset({"count_exact", "integer"})
 """``count_exact``: counts are whole and divisions into counts exact.  ``integer``: also every
@@ -54,8 +66,21 @@ class Value:
         return f"{self.magnitude}" + (f" {self.unit}" if self.unit else "")
 
     def to_json(self) -> dict[str, object]:
-        """``{"magnitude": "7/2", "unit": "feet"}``."""
+        """``{"magnitude": "7/2", "unit": "feet"}``; :meth:`from_json` reads it back equal."""
         return {"magnitude": str(self.magnitude), "unit": self.unit}
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "value") -> Value:
+        """Read :meth:`to_json` output, checking each key and type.
+
+        Raises:
+            BindingGraphError: ``malformed_input`` naming the field.
+        """
+        obj = json_object(data, path, {"magnitude", "unit"}, set())
+        return cls(
+            rational(json_fraction(obj["magnitude"], f"{path}.magnitude")),
+            json_optional_text(obj["unit"], f"{path}.unit"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +108,35 @@ class Answer:
         return Fraction(int(self.value.p), int(self.value.q))
 
     def to_json(self) -> dict[str, object]:
-        """Plain JSON data."""
+        """Plain JSON data; :meth:`from_json` reads it back equal."""
         return {
             "value": str(self.value),
             "unit": self.unit,
             "question_form": self.question_form,
             "state_index": state_index_text(self.state_index),
         }
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "answer") -> Answer:
+        """Read :meth:`to_json` output, checking each key and type.
+
+        Raises:
+            BindingGraphError: ``malformed_input`` naming the field (a question form
+                outside :data:`verifier.model.QUESTION_FORMS`, a state index that
+                :func:`verifier.model.parse_state_index` does not read).
+        """
+        obj = json_object(data, path, {"value", "unit", "question_form", "state_index"}, set())
+        form = json_text(obj["question_form"], f"{path}.question_form")
+        if form not in QUESTION_FORMS:
+            raise BindingGraphError(
+                "malformed_input", f"question_form must be one of {sorted(QUESTION_FORMS)}", f"{path}.question_form"
+            )
+        return cls(
+            rational(json_fraction(obj["value"], f"{path}.value")),
+            json_optional_text(obj["unit"], f"{path}.unit"),
+            form,
+            parse_state_index(obj["state_index"], f"{path}.state_index"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,11 +147,16 @@ class TraceStep:
         action: ``fact``, ``equation``, ``solve``, ``answer`` or ``refuse``.
         target: the symbol (or unknown) the step sets.
         formula: canonical expression text (``equation``: the rhs; ``answer``: a sum of states).
-        factors: exact frame factors by input name (``<literal>`` scales the constant term).
-        inputs: the exact input values used, by name.
+        factors: exact frame factors by input name (``<literal>`` scales the constant term),
+            sorted by name.
+        inputs: the exact input values used, by name, sorted by name.
         value: the exact result (``"7/2"``), or ``""`` for a refusal.
         unit: the unit of ``value``.
         note: a reason or remark.
+
+    Raises:
+        ValueError: ``factors`` or ``inputs`` not sorted by name with each name once
+            (so a step has one JSON text, whatever the key order it is written with).
     """
 
     action: str
@@ -116,8 +168,14 @@ class TraceStep:
     unit: str | None = None
     note: str = ""
 
+    def __post_init__(self) -> None:
+        for name in ("factors", "inputs"):
+            pairs = getattr(self, name)
+            if any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
+                raise ValueError(f"TraceStep.{name} must be sorted by name, each name once: {pairs!r}")
+
     def to_json(self) -> dict[str, object]:
-        """Plain JSON data."""
+        """Plain JSON data; :meth:`from_json` reads it back equal (also from JSON written with sorted keys)."""
         return {
             "action": self.action,
             "target": self.target,
@@ -128,6 +186,30 @@ class TraceStep:
             "unit": self.unit,
             "note": self.note,
         }
+
+    @classmethod
+    def from_json(cls, data: object, /, *, path: str = "step") -> TraceStep:
+        """Read :meth:`to_json` output, checking each key and type (``factors`` and ``inputs`` keep their order).
+
+        Raises:
+            BindingGraphError: ``malformed_input`` naming the field (an action outside
+                :data:`TRACE_ACTIONS`, a non-string value).
+        """
+        keys = {"action", "target", "formula", "factors", "inputs", "value", "unit", "note"}
+        obj = json_object(data, path, keys, set())
+        action = json_text(obj["action"], f"{path}.action")
+        if action not in TRACE_ACTIONS:
+            raise BindingGraphError("malformed_input", f"action must be one of {list(TRACE_ACTIONS)}", f"{path}.action")
+        return cls(
+            action=action,
+            target=json_text(obj["target"], f"{path}.target"),
+            formula=json_text(obj["formula"], f"{path}.formula"),
+            factors=tuple(sorted(json_pairs(obj["factors"], f"{path}.factors"))),
+            inputs=tuple(sorted(json_pairs(obj["inputs"], f"{path}.inputs"))),
+            value=json_text(obj["value"], f"{path}.value"),
+            unit=json_optional_text(obj["unit"], f"{path}.unit"),
+            note=json_text(obj["note"], f"{path}.note"),
+        )
 
 
 class ReplayError(AssertionError):
@@ -281,6 +363,58 @@ class GraphReport:
             "trace": [s.to_json() for s in self.trace],
         }
 
+    @classmethod
+    def from_json(cls, data: object, /, *, vocab: UnitVocabulary | None = None) -> GraphReport:
+        """Read :meth:`to_json` output; proofs resolve their result units in ``vocab`` (:meth:`UnitProof.from_json`).
+
+        ``labels`` are for display and not in the JSON, so the report read back has none
+        (they take no part in equality).
+
+        Raises:
+            BindingGraphError: ``malformed_input`` naming the field (a policy outside
+                :data:`POLICIES`, an answer that is neither ``{"answer"}`` nor ``{"refusal"}``).
+        """
+        obj = json_object(data, "report", {"policy", "verdicts", "values", "refusals", "answers", "trace"}, set())
+        policy = json_text(obj["policy"], "report.policy")
+        if policy not in POLICIES:
+            raise BindingGraphError("malformed_input", f"policy must be one of {sorted(POLICIES)}", "report.policy")
+        return cls(
+            verdicts={
+                k: Verdict.from_json(v, vocab=vocab, path=f"report.verdicts.{k}")
+                for k, v in _members(obj["verdicts"], "report.verdicts")
+            },
+            values={
+                k: Value.from_json(v, path=f"report.values.{k}") for k, v in _members(obj["values"], "report.values")
+            },
+            refusals={
+                k: Refusal.from_json(v, path=f"report.refusals.{k}")
+                for k, v in _members(obj["refusals"], "report.refusals")
+            },
+            answers={
+                k: _answer_from_json(v, f"report.answers.{k}") for k, v in _members(obj["answers"], "report.answers")
+            },
+            trace=tuple(
+                TraceStep.from_json(step, path=f"report.trace[{i}]")
+                for i, step in enumerate(json_list(obj["trace"], "report.trace"))
+            ),
+            policy=policy,
+        )
+
+
+def _members(data: object, path: str) -> list[tuple[str, object]]:
+    """A JSON object's ``(key, value)`` members in order (its values still unread)."""
+    return list(json_object(data, path, set(), set(data) if isinstance(data, dict) else set()).items())
+
+
+def _answer_from_json(data: object, path: str) -> Answer | Refusal:
+    """``{"answer": ...}`` as an :class:`Answer`, ``{"refusal": ...}`` as a :class:`Refusal`."""
+    obj = json_object(data, path, set(), {"answer", "refusal"})
+    if len(obj) != 1:
+        raise BindingGraphError("malformed_input", "an answer is {'answer': ...} or {'refusal': ...}", path)
+    if "answer" in obj:
+        return Answer.from_json(obj["answer"], path=f"{path}.answer")
+    return Refusal.from_json(obj["refusal"], path=f"{path}.refusal")
+
 
 def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str = "count_exact") -> GraphReport:
     """Verify a binding graph: admissibility, exact values and answers, with a trace.
@@ -418,8 +552,8 @@ def _trace_step(step: StepRecord) -> TraceStep:
         step.action,
         step.target,
         formula=step.formula,
-        factors=tuple((k, format_exact(v)) for k, v in step.factors),
-        inputs=tuple((k, format_exact(v)) for k, v in step.inputs),
+        factors=tuple(sorted((k, format_exact(v)) for k, v in step.factors)),
+        inputs=tuple(sorted((k, format_exact(v)) for k, v in step.inputs)),
         value=format_exact(step.value) if step.value is not None else "",
         unit=step.unit,
         note=step.note,
@@ -434,8 +568,8 @@ def _answer_step(unknown_id: str, reading: Reading) -> TraceStep:
         "answer",
         unknown_id,
         formula=formula,
-        factors=tuple((n, format_exact(f)) for n, _, f in reading.parts if f != 1),
-        inputs=tuple((n, format_exact(v)) for n, v, _ in reading.parts),
+        factors=tuple(sorted((n, format_exact(f)) for n, _, f in reading.parts if f != 1)),
+        inputs=tuple(sorted((n, format_exact(v)) for n, v, _ in reading.parts)),
         value=format_exact(reading.value),
         unit=reading.unit,
         note=reading.question_form,

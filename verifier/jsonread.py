@@ -1,0 +1,113 @@
+"""Readers for the ``from_json`` classmethods: each checks one JSON value's shape and type (STYLE §3).
+
+Every reader takes the value and the ``path`` it sits at, and raises
+:class:`~verifier.errors.BindingGraphError` (``malformed_input``) naming that path when
+the value is not what the field holds.  A bool is not an int, and nothing is coerced:
+an exact number is read from its string (``"7/2"``), never from a float.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from units import DimensionVector, UnitRefusal
+from units.errors import clip
+from units.exact import parse_exact
+from verifier.errors import BindingGraphError
+
+
+def json_object(data: object, path: str, required: set[str], optional: set[str]) -> dict[str, object]:
+    """``data`` as a JSON object holding every ``required`` key and no key outside ``required | optional``.
+
+    Raises:
+        BindingGraphError: ``malformed_input``: not an object, a key missing (all named,
+            sorted), or an unknown key (all named, sorted).
+    """
+    if not isinstance(data, dict):
+        raise BindingGraphError("malformed_input", f"expected an object, found {type(data).__name__}", path)
+    missing = sorted(required - set(data))
+    if missing:
+        raise BindingGraphError("malformed_input", f"missing field(s) {missing}", path)
+    unknown = sorted(set(data) - required - optional)
+    if unknown:
+        raise BindingGraphError("malformed_input", f"unknown field(s) {unknown}", path)
+    return data
+
+
+def json_optional_text(value: object, path: str) -> str | None:
+    """A string or ``None`` (JSON null).
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for any other value.
+    """
+    if value is None or isinstance(value, str):
+        return value
+    raise BindingGraphError("malformed_input", f"expected a string or null, found {clip(value)}", path)
+
+
+def json_text(value: object, path: str) -> str:
+    """A string (never ``None``).
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for any other value.
+    """
+    if isinstance(value, str):
+        return value
+    raise BindingGraphError("malformed_input", f"expected a string, found {clip(value)}", path)
+
+
+def json_list(value: object, path: str) -> list[object]:
+    """A JSON array.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for any other value.
+    """
+    if isinstance(value, list):
+        return value
+    raise BindingGraphError("malformed_input", f"expected an array, found {type(value).__name__}", path)
+
+
+def json_pairs(value: object, path: str) -> tuple[tuple[str, str], ...]:
+    """A JSON object of strings as ``(key, value)`` pairs, in the object's order.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a non-object or a non-string value.
+    """
+    obj = json_object(value, path, set(), set(value) if isinstance(value, dict) else set())
+    return tuple((key, json_text(item, f"{path}.{key}")) for key, item in obj.items())
+
+
+def json_fraction(value: object, path: str) -> Fraction:
+    """An exact number from its string (``"3"``, ``"-7/2"``), as :func:`units.exact.format_exact` writes it.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a non-string or a string that is no exact number.
+    """
+    text = json_text(value, path)
+    try:
+        return parse_exact(text, path=path)
+    except UnitRefusal as exc:
+        raise BindingGraphError("malformed_input", exc.explain(), path) from None
+
+
+def json_dimension(value: object, path: str) -> DimensionVector:
+    """A :class:`units.DimensionVector` from its canonical string (:meth:`units.DimensionVector.from_json`).
+
+    Raises:
+        BindingGraphError: ``malformed_input`` (or ``input_too_large``) naming ``path``.
+    """
+    try:
+        return DimensionVector.from_json(value, path=path)
+    except UnitRefusal as exc:
+        raise BindingGraphError(exc.reason, exc.explain(), path) from None
+
+
+__all__ = [
+    "json_dimension",
+    "json_fraction",
+    "json_list",
+    "json_object",
+    "json_optional_text",
+    "json_pairs",
+    "json_text",
+]
