@@ -24,7 +24,8 @@ but admissibility refuses the bare constant (``unit_mismatch``) unless the line 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ else:
 
 from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError
+from units.exact import format_exact
 from verifier import (
     BindingGraph,
     BoundConstraint,
@@ -68,10 +70,6 @@ _C: Final = re.compile(rf"C (?P<id>\S+) pred=(?P<pred>.+?) span={_SPAN}")
 _P: Final = re.compile(rf"P {_SPAN} text=(?P<text>.*)")
 _CALL: Final = re.compile(r"(?P<kind>[a-z_]+)\((?P<actor>[^,()]+?)(?:->(?P<target>[^,()]+?))?, (?P<arg>.+)\)")
 _QTY: Final = re.compile(r"(?P<num>-?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?) (?P<unit>[^,()=]+)")
-_CALL_KINDS: Final[frozenset[str]] = frozenset(
-    {"add", "subtract", "transfer", "multiply", "divide", "apply_rate", "compare_additive", "compare_multiplicative"}
-)
-"""The upstream call forms (``add(Sam, 3 apples)`` …); any other name is ``unsafe_expression``."""
 _COMPARE: Final = re.compile(
     r"(?P<dir>more|fewer|times|fraction)\((?P<ref>[^,()]+), (?P<key>delta|factor)=(?P<val>[^()]+)\)"
 )
@@ -130,6 +128,39 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
             ``ambiguous_reference`` / ``state_unset`` when a call form's entity owns no
             single state.
     """
+    lines = _text_lines(text)
+    read = _Lines()
+    for number, line in enumerate(lines, start=1):
+        where = f"line {number}"
+        if not line.strip():
+            continue
+        try:
+            read.add(number, line, where)
+        except BindingGraphError as exc:
+            raise MathGraphError(
+                exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path and exc.path != where else where
+            ) from None
+    equations, recorded = _equations(read)
+    try:
+        graph = BindingGraph(
+            symbols=tuple(read.symbols),
+            facts=tuple(read.facts),
+            equations=tuple(equations),
+            unknowns=tuple(read.unknowns),
+            constraints=tuple(read.constraints),
+            provenance=tuple(read.provenance),
+        )
+    except BindingGraphError as exc:
+        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+    return graph, recorded
+
+
+def _text_lines(text: object) -> list[str]:
+    """The lines of a canonical text, once it is a string within :data:`MAX_TEXT_BYTES` and :data:`MAX_LINES`.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for a non-string; ``input_too_large``.
+    """
     if not isinstance(text, str):
         raise MathGraphError("malformed_input", f"canonical text must be a string, found {type(text).__name__}", "text")
     if len(text) > MAX_TEXT_BYTES:
@@ -137,73 +168,111 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
         raise MathGraphError("input_too_large", f"more than {MAX_LINES} lines", "text")
-    symbols: list[SymbolBinding] = []
-    facts: list[BoundFact] = []
-    raw_equations: list[tuple[int, re.Match[str]]] = []
-    unknowns: list[BoundUnknown] = []
-    constraints: list[BoundConstraint] = []
-    provenance: list[SourceSpanLink] = []
-    for number, line in enumerate(lines, start=1):
-        where = f"line {number}"
-        if not line.strip():
-            continue
-        try:
-            tag = line[:2]
-            if tag == "S ":
-                m = _full(_S, line, where)
-                symbols.append(
-                    SymbolBinding(
-                        symbol_id=m["id"],
-                        name=m["name"],
-                        semantic_role=m["role"],
-                        source_span=_span(m),
-                        introduced_by=m["by"],
-                        entity=_none(m["entity"]),
-                        unit=_none(m["unit"]),
-                    )
-                )
-            elif tag == "F ":
-                m = _full(_F, line, where)
-                value = exact(m["value"], where)
-                facts.append(
-                    BoundFact(
-                        symbol_id=m["id"],
-                        value=_exact_text(m["value"], value),
-                        unit=_none(m["unit"]),
-                        source_span=_span(m),
-                    )
-                )
-            elif tag == "E ":
-                raw_equations.append((number, _full(_E, line, where)))
-            elif tag == "U ":
-                m = _full(_U, line, where)
-                unknowns.append(
-                    BoundUnknown(
-                        symbol_id=m["id"],
-                        expected_unit=_none(m["unit"]),
-                        state_index=parse_state_index(m["state"], where),
-                        question_form=m["form"],
-                        question_span=_span(m),
-                    )
-                )
-            elif tag == "C ":
-                m = _full(_C, line, where)
-                constraints.append(BoundConstraint(symbol_id=m["id"], predicate=m["pred"], source_span=_span(m)))
-            elif tag == "P ":
-                m = _full(_P, line, where)
-                provenance.append(_span(m, m["text"] or None))
-            else:
-                raise MathGraphError(
-                    "malformed_input", f"a line starts with S, F, E, U, C or P; found {line[:20]!r}", where
-                )
-        except BindingGraphError as exc:
+    return lines
+
+
+@dataclass(slots=True)
+class _Lines:
+    """What the lines of a canonical text hold, read one by one (``E`` lines are bound once every symbol is read)."""
+
+    symbols: list[SymbolBinding] = field(default_factory=list)
+    facts: list[BoundFact] = field(default_factory=list)
+    raw_equations: list[tuple[int, re.Match[str]]] = field(default_factory=list)
+    unknowns: list[BoundUnknown] = field(default_factory=list)
+    constraints: list[BoundConstraint] = field(default_factory=list)
+    provenance: list[SourceSpanLink] = field(default_factory=list)
+
+    def add(self, number: int, line: str, where: str) -> None:
+        """Read one non-blank line by its tag (:data:`_LINE_READERS`); any other tag is refused.
+
+        Raises:
+            MathGraphError: ``malformed_input`` naming ``where``.
+            BindingGraphError: a part of the line the model refuses.
+        """
+        reader = _LINE_READERS.get(line[:2])
+        if reader is None:
             raise MathGraphError(
-                exc.reason, exc.detail, f"{where}: {exc.path}" if exc.path and exc.path != where else where
-            ) from None
-    by_id = {s.symbol_id: s for s in symbols}
+                "malformed_input", f"a line starts with S, F, E, U, C or P; found {line[:20]!r}", where
+            )
+        reader(self, number, line, where)
+
+    def read_symbol(self, _number: int, line: str, where: str) -> None:
+        """An ``S`` line: a symbol binding."""
+        m = _full(_S, line, where)
+        self.symbols.append(
+            SymbolBinding(
+                symbol_id=m["id"],
+                name=m["name"],
+                semantic_role=m["role"],
+                source_span=_span(m),
+                introduced_by=m["by"],
+                entity=_none(m["entity"]),
+                unit=_none(m["unit"]),
+            )
+        )
+
+    def read_fact(self, _number: int, line: str, where: str) -> None:
+        """An ``F`` line: a fact, its value exact."""
+        m = _full(_F, line, where)
+        value = exact(m["value"], where)
+        self.facts.append(
+            BoundFact(
+                symbol_id=m["id"],
+                value=_exact_text(m["value"], value),
+                unit=_none(m["unit"]),
+                source_span=_span(m),
+            )
+        )
+
+    def read_equation(self, number: int, line: str, where: str) -> None:
+        """An ``E`` line: kept as matched, bound by :func:`_equations` once every symbol is read."""
+        self.raw_equations.append((number, _full(_E, line, where)))
+
+    def read_unknown(self, _number: int, line: str, where: str) -> None:
+        """A ``U`` line: an unknown."""
+        m = _full(_U, line, where)
+        self.unknowns.append(
+            BoundUnknown(
+                symbol_id=m["id"],
+                expected_unit=_none(m["unit"]),
+                state_index=parse_state_index(m["state"], where),
+                question_form=m["form"],
+                question_span=_span(m),
+            )
+        )
+
+    def read_constraint(self, _number: int, line: str, where: str) -> None:
+        """A ``C`` line: a constraint."""
+        m = _full(_C, line, where)
+        self.constraints.append(BoundConstraint(symbol_id=m["id"], predicate=m["pred"], source_span=_span(m)))
+
+    def read_provenance(self, _number: int, line: str, where: str) -> None:
+        """A ``P`` line: a provenance span, with its text if any."""
+        m = _full(_P, line, where)
+        self.provenance.append(_span(m, m["text"] or None))
+
+
+_LINE_READERS: Final[dict[str, Callable[[_Lines, int, str, str], None]]] = {
+    "S ": _Lines.read_symbol,
+    "F ": _Lines.read_fact,
+    "E ": _Lines.read_equation,
+    "U ": _Lines.read_unknown,
+    "C ": _Lines.read_constraint,
+    "P ": _Lines.read_provenance,
+}
+"""The reader of each line tag; :meth:`_Lines.add` refuses any other."""
+
+
+def _equations(read: _Lines) -> tuple[list[BoundEquation], dict[str, RecordedVerdict]]:
+    """The ``E`` lines bound against the symbols read, in order, and the verdicts they record by lhs.
+
+    Raises:
+        MathGraphError: the first line that does not bind, naming it.
+    """
+    by_id = {s.symbol_id: s for s in read.symbols}
     equations: list[BoundEquation] = []
     recorded: dict[str, RecordedVerdict] = {}
-    for number, m in raw_equations:
+    for number, m in read.raw_equations:
         where = f"line {number}"
         deps = tuple(d for d in m["deps"].split(",") if d)
         try:
@@ -213,18 +282,7 @@ def parse_canonical_text(text: object) -> tuple[BindingGraph, dict[str, Recorded
         recorded[m["lhs"]] = RecordedVerdict(
             m["lhs"], m["op"], m["rhs"], deps, m["status"], m["proof"], _none(m["refusal"])
         )
-    try:
-        graph = BindingGraph(
-            symbols=tuple(symbols),
-            facts=tuple(facts),
-            equations=tuple(equations),
-            unknowns=tuple(unknowns),
-            constraints=tuple(constraints),
-            provenance=tuple(provenance),
-        )
-    except BindingGraphError as exc:
-        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
-    return graph, recorded
+    return equations, recorded
 
 
 def _equation(m: re.Match[str], deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> BoundEquation:
@@ -282,8 +340,6 @@ def _full(pattern: re.Pattern[str], line: str, where: str) -> re.Match[str]:
 
 
 def _exact_text(raw: str, value: object) -> str:
-    from units.exact import format_exact
-
     return raw if re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?|-?[0-9]+/[0-9]+", raw) else format_exact(value)  # type: ignore[arg-type]
 
 
@@ -308,12 +364,20 @@ def _suffixed(deps: tuple[str, ...], suffix: str) -> str | None:
 def _rhs(
     text: str, op: str, lhs: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], *, where: str
 ) -> tuple[sympy.Expr, str | None]:
-    """Build the right-hand side from a call form or from arithmetic text."""
-    call = _CALL.fullmatch(text)
-    if call is None:
+    """Build the right-hand side from a call form or from arithmetic text.
+
+    A call form is read by its kind's reader (:data:`_CALL_FORMS`), once its kind is known,
+    agrees with ``op=`` and its actor owns the lhs; any other kind is ``unsafe_expression``.
+
+    Returns:
+        ``(rhs, literal_unit)``: the unit of the call form's quantity, or ``None``.
+    """
+    match = _CALL.fullmatch(text)
+    if match is None:
         return parse_expression(text, path=where), None
-    kind, actor, arg = call["kind"], call["actor"], call["arg"]
-    if kind not in _CALL_KINDS:
+    kind, actor = match["kind"], match["actor"]
+    reader = _CALL_FORMS.get(kind)
+    if reader is None:
         raise MathGraphError("unsafe_expression", f"unknown call form {kind}(...)", where)
     if kind != op:
         raise MathGraphError(
@@ -328,56 +392,142 @@ def _rhs(
         )
     state_id = _owned(actor, deps, by_id, where)
     state = symbol(state_id) if state_id else sympy.Integer(0)
-    if kind in ("add", "subtract", "transfer", "multiply", "divide"):
-        qty = _QTY.fullmatch(arg)
+    call = _Call(
+        kind=kind,
+        actor=actor,
+        target=match["target"],
+        arg=match["arg"],
+        state=state,
+        deps=deps,
+        by_id=by_id,
+        where=where,
+    )
+    return reader(call)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Call:
+    """A call form of a right-hand side, matched (``transfer(Sam->Kim, 7 dollars)``), with what its reader needs.
+
+    Attributes:
+        kind: the call's name, one of :data:`_CALL_FORMS`.
+        actor, target: the entities it names (``target``: a transfer's, else ``None``).
+        arg: the text after the actor (``7 dollars``, ``more(Bo, delta=4 dollars)``).
+        state: the actor's state the call reads (``0`` for an untouched actor).
+        deps, by_id: the line's dependencies and the graph's symbols.
+        where: the line, for errors.
+    """
+
+    kind: str
+    actor: str
+    target: str | None
+    arg: str
+    state: sympy.Expr
+    deps: tuple[str, ...]
+    by_id: dict[str, SymbolBinding]
+    where: str
+
+    def quantity(self) -> tuple[sympy.Expr, str]:
+        """The call's ``<number> <unit>`` argument: its exact number and its unit.
+
+        Raises:
+            MathGraphError: ``malformed_input`` for another argument.
+        """
+        qty = _QTY.fullmatch(self.arg)
         if qty is None:
             raise MathGraphError(
-                "malformed_input", f"expected '<number> <unit>' in {kind}(...), found {arg[:40]!r}", where
-            )
-        value = rational(exact(qty["num"], where))
-        if kind == "add":
-            return state + value, qty["unit"]
-        if kind == "transfer" and (call["target"] == actor or not _is_entity(call["target"], by_id)):
-            raise MathGraphError(
                 "malformed_input",
-                f"transfer({actor}->{call['target']}): the target must be another entity of the graph",
-                where,
+                f"expected '<number> <unit>' in {self.kind}(...), found {self.arg[:40]!r}",
+                self.where,
             )
-        if kind in ("subtract", "transfer"):
-            return state - value, qty["unit"]
-        if kind == "multiply":
-            scalar = _suffixed(deps, "__multiplicand")
-            return (state * symbol(scalar) if scalar else state * value), None
-        divisor = _suffixed(deps, "__divisor")
-        if divisor is None and value == 0:
-            raise MathGraphError("division_by_zero", "divide(...) by the literal 0", where)
-        return (state / symbol(divisor) if divisor else state / value), None
-    if kind == "apply_rate":
-        rate = _suffixed(deps, "__rate")
-        quantity = next((d for d in deps if d != rate), None)
-        if rate is None or quantity is None:
-            raise MathGraphError("malformed_input", "apply_rate(...) needs a *__rate and a quantity dependency", where)
-        return symbol(rate) * symbol(quantity), None
-    if kind in ("compare_additive", "compare_multiplicative"):
-        cmp = _COMPARE.fullmatch(arg)
-        if cmp is None:
-            raise MathGraphError(
-                "malformed_input",
-                f"expected more|fewer|times|fraction(REF, delta=|factor=...), found {arg[:40]!r}",
-                where,
-            )
-        ref_id = _owned(cmp["ref"], deps, by_id, where) or _single_state(cmp["ref"], by_id, where)
-        ref = symbol(ref_id)
-        if cmp["key"] == "delta":
-            qty = _QTY.fullmatch(cmp["val"])
-            if qty is None:
-                raise MathGraphError(
-                    "malformed_input", f"expected delta=<number> <unit>, found {cmp['val'][:40]!r}", where
-                )
-            sign = -1 if cmp["dir"] == "fewer" else 1
-            return ref + sign * rational(exact(qty["num"], where)), qty["unit"]
-        return rational(exact(cmp["val"], where)) * ref, None
-    raise MathGraphError("unsafe_expression", f"unknown call form {kind}(...)", where)
+        return rational(exact(qty["num"], self.where)), qty["unit"]
+
+
+def _add_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``add(A, 3 apples)``: the actor's state plus the quantity."""
+    value, unit = call.quantity()
+    return call.state + value, unit
+
+
+def _subtract_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``subtract(A, 3 apples)``: the actor's state less the quantity."""
+    value, unit = call.quantity()
+    return call.state - value, unit
+
+
+def _transfer_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``transfer(A->B, 3 apples)``: the actor's state less the quantity; the target must be another entity."""
+    value, unit = call.quantity()
+    if call.target == call.actor or not _is_entity(call.target, call.by_id):
+        raise MathGraphError(
+            "malformed_input",
+            f"transfer({call.actor}->{call.target}): the target must be another entity of the graph",
+            call.where,
+        )
+    return call.state - value, unit
+
+
+def _multiply_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``multiply(A, 3 dollars)``: the actor's state times the ``*__multiplicand`` dependency, else the number."""
+    value, _ = call.quantity()
+    scalar = _suffixed(call.deps, "__multiplicand")
+    return (call.state * symbol(scalar) if scalar else call.state * value), None
+
+
+def _divide_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``divide(A, 4 dollars)``: the actor's state over the ``*__divisor`` dependency, else the number (not 0)."""
+    value, _ = call.quantity()
+    divisor = _suffixed(call.deps, "__divisor")
+    if divisor is None and value == 0:
+        raise MathGraphError("division_by_zero", "divide(...) by the literal 0", call.where)
+    return (call.state / symbol(divisor) if divisor else call.state / value), None
+
+
+def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``apply_rate(A, 15 dollars/hours)``: the ``*__rate`` dependency times the other (the quantity)."""
+    rate = _suffixed(call.deps, "__rate")
+    quantity = next((d for d in call.deps if d != rate), None)
+    if rate is None or quantity is None:
+        raise MathGraphError("malformed_input", "apply_rate(...) needs a *__rate and a quantity dependency", call.where)
+    return symbol(rate) * symbol(quantity), None
+
+
+def _compare_call(call: _Call) -> tuple[sympy.Expr, str | None]:
+    """``compare_additive(A, more(B, delta=4 dollars))`` or ``compare_multiplicative(A, times(B, factor=2))``.
+
+    The reference's state is the dependency it owns, else its one state.
+    """
+    cmp = _COMPARE.fullmatch(call.arg)
+    if cmp is None:
+        raise MathGraphError(
+            "malformed_input",
+            f"expected more|fewer|times|fraction(REF, delta=|factor=...), found {call.arg[:40]!r}",
+            call.where,
+        )
+    ref_id = _owned(cmp["ref"], call.deps, call.by_id, call.where) or _single_state(cmp["ref"], call.by_id, call.where)
+    ref = symbol(ref_id)
+    if cmp["key"] != "delta":
+        return rational(exact(cmp["val"], call.where)) * ref, None
+    qty = _QTY.fullmatch(cmp["val"])
+    if qty is None:
+        raise MathGraphError(
+            "malformed_input", f"expected delta=<number> <unit>, found {cmp['val'][:40]!r}", call.where
+        )
+    sign = -1 if cmp["dir"] == "fewer" else 1
+    return ref + sign * rational(exact(qty["num"], call.where)), qty["unit"]
+
+
+_CALL_FORMS: Final[dict[str, Callable[[_Call], tuple[sympy.Expr, str | None]]]] = {
+    "add": _add_call,
+    "subtract": _subtract_call,
+    "transfer": _transfer_call,
+    "multiply": _multiply_call,
+    "divide": _divide_call,
+    "apply_rate": _apply_rate_call,
+    "compare_additive": _compare_call,
+    "compare_multiplicative": _compare_call,
+}
+"""The reader of each upstream call form (``add(Sam, 3 apples)`` …); :func:`_rhs` refuses any other name."""
 
 
 def _is_entity(name: str | None, by_id: dict[str, SymbolBinding]) -> bool:

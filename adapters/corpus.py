@@ -34,6 +34,8 @@ from adapters.errors import MathGraphError
 from units import UnitRefusal
 from units.errors import clip
 from units.exact import format_exact, loads_exact
+from verifier.categories import CATEGORIES
+from verifier.reasons import REFUSAL_REASONS
 
 MAX_SOURCE_BYTES: Final[int] = 256 * 1024 * 1024
 """Largest file :func:`read_records` opens (``input_too_large`` beyond)."""
@@ -157,9 +159,6 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
             return Gold(value=exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
         key = "refusal" if "refusal" in expect else "category"
         text = expect[key]
-        from verifier.categories import CATEGORIES
-        from verifier.reasons import REFUSAL_REASONS
-
         names = REFUSAL_REASONS if key == "refusal" else frozenset(CATEGORIES)
         if not isinstance(text, str) or text not in names:
             raise MathGraphError(
@@ -232,7 +231,8 @@ def _lines(source: str | Path) -> tuple[str, Iterator[str]]:
     text = source.lstrip("\ufeff") if isinstance(source, str) else None
     if text is not None and (text.lstrip()[:1] in ("{", "[") or text.lstrip().startswith(_CANONICAL_STARTS)):
         return "<text>", iter(io.StringIO(text, newline=None))  # split as a file is: on \n, \r\n and \r only
-    if not isinstance(source, (str, Path)) or source == "":
+    given: object = source  # typed, but an untyped caller may pass anything
+    if not isinstance(given, (str, Path)) or given == "":
         raise MathGraphError("malformed_input", f"a source is a path or text, found {clip(source)}", "source")
     path = Path(source)
     try:
@@ -292,77 +292,132 @@ def read_records(
     if errors not in ("raise", "collect"):
         raise MathGraphError("malformed_input", f"errors is 'raise' or 'collect', found {clip(errors)}", "errors")
     name, lines = _lines(source)
-    bad: list[BadRecord] = []
-
-    def fail(
-        number: int, exc: MathGraphError | UnitRefusal, value: object = None, index: int | None = None
-    ) -> BadRecord:
-        error = (
-            exc
-            if isinstance(exc, MathGraphError)
-            else MathGraphError(exc.reason, exc.explain(), _where(name, number, index))
-        )
-        raw = value.get("id") if isinstance(value, Mapping) else None
-        record_id = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
-        bad.append(BadRecord(name, number, error, record_id, index))
-        return bad[-1]
-
-    number, first = 0, ""
-    for number, first in enumerate(lines, start=1):  # noqa: B007 - the first non-blank line is kept
-        if first.strip():
-            break
-    else:
+    start = _first_line(lines)
+    if start is None:
         return
+    number, first = start
     if first.lstrip().startswith(_CANONICAL_STARTS):
         yield to_record(first + "".join(lines), name, 0, lane)
         return
-    head = _parse(first)
-    numbered: Iterator[tuple[int, str]] = enumerate(lines, start=number + 1)
-    items: list[tuple[int, object]] | None = None  # a whole document's records, else None (JSONL)
-    if isinstance(head, list) or (isinstance(head, UnitRefusal) and first.lstrip()[:1] in ("{", "[")):
-        rest = [(n, line) for n, line in numbered if line.strip()]
-        numbered = iter(rest)
-        if isinstance(head, list) and not rest:
-            items = list(enumerate(head, start=1))
-        elif isinstance(head, UnitRefusal):  # a pretty-printed document, or JSONL whose first line is broken
-            whole = _parse(first + "".join(line for _, line in rest))
-            if not isinstance(whole, UnitRefusal):
-                items = list(enumerate(whole, start=1)) if isinstance(whole, list) else [(0, whole)]
-            elif not any(isinstance(_parse(line), dict) for _, line in rest[:50]):
-                items = []  # one broken document: one error, at its first line
-                head = whole
+    bad = _BadLines(name, collect=errors == "collect")
+    head, items, numbered = _document(first, enumerate(lines, start=number + 1))
     if items is not None:
-        if isinstance(head, UnitRefusal) and not items:
-            item = fail(number, head)
-            if errors == "collect":
-                yield item
-        for index, value in items:
-            position = index - 1 if index else None  # a list's items by 0-based index; a whole object by its source
-            try:
-                yield to_record(value, name, 0, lane, position)
-            except MathGraphError as exc:
-                item = fail(0, exc, value, position)
-                if errors == "collect":
-                    yield item
+        yield from _document_records(head, items, number, bad=bad, lane=lane)
     else:
-        for n, line in itertools.chain([(number, first)], numbered):
-            if not line.strip():
-                continue
-            value = head if n == number else _parse(line)
-            try:
-                if isinstance(value, UnitRefusal):
-                    raise value
-                if isinstance(value, list):
-                    raise MathGraphError(
-                        "malformed_input", "a JSONL line holds one JSON object, not a list", f"{name}:{n}"
-                    )
-                yield to_record(value, name, n, lane)
-            except (MathGraphError, UnitRefusal) as exc:
-                item = fail(n, exc, value)
-                if errors == "collect":
-                    yield item
-    if bad and errors == "raise":
-        raise RecordsError(name, tuple(bad))
+        yield from _jsonl_records(head, number, first, numbered, bad=bad, lane=lane)
+    if bad.records and errors == "raise":
+        raise RecordsError(name, tuple(bad.records))
+
+
+class _BadLines:
+    """The bad lines of one source, kept for the :class:`RecordsError` raised at its end."""
+
+    __slots__ = ("collect", "name", "records")
+
+    def __init__(self, name: str, *, collect: bool) -> None:
+        """Bad lines of the source ``name``; ``collect``: each is yielded where it stood (``errors="collect"``)."""
+        self.name = name
+        self.collect = collect
+        self.records: list[BadRecord] = []
+
+    def add(
+        self, number: int, exc: MathGraphError | UnitRefusal, value: object = None, index: int | None = None
+    ) -> tuple[BadRecord, ...]:
+        """Keep one bad line (with its id, when ``value`` names one).
+
+        Returns:
+            What to yield in the line's place: its :class:`BadRecord` when collecting, else nothing.
+        """
+        error = (
+            exc
+            if isinstance(exc, MathGraphError)
+            else MathGraphError(exc.reason, exc.explain(), _where(self.name, number, index))
+        )
+        raw = value.get("id") if isinstance(value, Mapping) else None
+        record_id = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
+        self.records.append(BadRecord(self.name, number, error, record_id, index))
+        return (self.records[-1],) if self.collect else ()
+
+
+def _first_line(lines: Iterator[str]) -> tuple[int, str] | None:
+    """``(number, line)`` of the first non-blank line (the lines before it are consumed), or ``None``."""
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            return number, line
+    return None
+
+
+def _document(
+    first: str, numbered: Iterator[tuple[int, str]]
+) -> tuple[object, list[tuple[int, object]] | None, Iterator[tuple[int, str]]]:
+    """Whether a source is one JSON document or JSONL, from its first non-blank line.
+
+    Returns:
+        ``(head, items, numbered)``: the first line's value (or why it is none), the
+        document's records (``(1-based index, value)``, ``(0, value)`` for a whole object)
+        or ``None`` for JSONL, and the numbered lines left to read.  A one-line list is a
+        document when nothing follows; a first line that does not parse (a pretty-printed
+        object or list, or a broken JSONL line) is read together with the rest as one
+        document, and when that fails too and no JSON object follows (within 50 lines) it
+        is one broken document: no items, its error as ``head``.
+    """
+    head = _parse(first)
+    if not (isinstance(head, list) or (isinstance(head, UnitRefusal) and first.lstrip()[:1] in ("{", "["))):
+        return head, None, numbered
+    rest = [(n, line) for n, line in numbered if line.strip()]
+    items: list[tuple[int, object]] | None = None
+    if isinstance(head, list) and not rest:
+        items = list(enumerate(head, start=1))
+    elif isinstance(head, UnitRefusal):  # a pretty-printed document, or JSONL whose first line is broken
+        whole = _parse(first + "".join(line for _, line in rest))
+        if not isinstance(whole, UnitRefusal):
+            items = list(enumerate(whole, start=1)) if isinstance(whole, list) else [(0, whole)]
+        elif not any(isinstance(_parse(line), dict) for _, line in rest[:50]):
+            items = []  # one broken document: one error, at its first line
+            head = whole
+    return head, items, iter(rest)
+
+
+def _document_records(
+    head: object, items: list[tuple[int, object]], number: int, *, bad: _BadLines, lane: str
+) -> Iterator[Record | BadRecord]:
+    """The records of a whole JSON document (a list's items, or one object); a broken one is one bad line."""
+    if isinstance(head, UnitRefusal) and not items:
+        yield from bad.add(number, head)
+    for index, value in items:
+        position = index - 1 if index else None  # a list's items by 0-based index; a whole object by its source
+        try:
+            yield to_record(value, bad.name, 0, lane, position)
+        except MathGraphError as exc:
+            yield from bad.add(0, exc, value, position)
+
+
+def _jsonl_records(
+    head: object, number: int, first: str, numbered: Iterator[tuple[int, str]], *, bad: _BadLines, lane: str
+) -> Iterator[Record | BadRecord]:
+    """The records of JSONL lines, from the first non-blank one (line ``number``, already read as ``head``)."""
+    for n, line in itertools.chain([(number, first)], numbered):
+        if not line.strip():
+            continue
+        value = head if n == number else _parse(line)
+        try:
+            yield _jsonl_record(value, bad.name, n, lane)
+        except (MathGraphError, UnitRefusal) as exc:
+            yield from bad.add(n, exc, value)
+
+
+def _jsonl_record(value: object, name: str, n: int, lane: str) -> Record:
+    """The record of one JSONL line's value (a :class:`UnitRefusal` is why the line did not parse).
+
+    Raises:
+        UnitRefusal: the line's own refusal.
+        MathGraphError: ``malformed_input`` for a list, or as :func:`to_record`.
+    """
+    if isinstance(value, UnitRefusal):
+        raise value
+    if isinstance(value, list):
+        raise MathGraphError("malformed_input", "a JSONL line holds one JSON object, not a list", f"{name}:{n}")
+    return to_record(value, name, n, lane)
 
 
 __all__ = ["BadRecord", "Gold", "Record", "RecordsError", "read_records", "to_record"]

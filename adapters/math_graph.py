@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, TypeVar
@@ -321,7 +322,8 @@ class MathProblemGraph(_JsonValue):
     unknown: Unknown
 
     def __post_init__(self) -> None:
-        if not isinstance(self.entities, tuple) or not self.entities:
+        entities: object = self.entities  # typed, but an untyped caller may pass anything
+        if not isinstance(entities, tuple) or not entities:
             raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
         if len(self.entities) > MAX_ENTITIES or len(self.operations) > MAX_OPERATIONS:
             raise MathGraphError(
@@ -372,7 +374,15 @@ class MathProblemGraph(_JsonValue):
 
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:
-    if op.kind not in _OPERAND_TYPE:
+    """Check one operation against the graph's entities: its kind, actor, operand type, target, then its operand.
+
+    The operand's own rules are its kind's check (:data:`_OPERAND_CHECKS`).
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field under ``path``.
+    """
+    check = _OPERAND_CHECKS.get(op.kind)
+    if check is None:
         raise MathGraphError(
             "malformed_input",
             f"unknown operation kind {clip(op.kind)}; expected one of {list(OPERATION_KINDS)}",
@@ -387,6 +397,16 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
             f"{op.kind} takes a {expected.__name__} operand, found {type(op.operand).__name__}",
             f"{path}.operand",
         )
+    _check_target(op, known, path)
+    check(op, known, path)
+
+
+def _check_target(op: Operation, known: set[str], path: str) -> None:
+    """A transfer's target is another entity of the graph; no other kind has a target.
+
+    Raises:
+        MathGraphError: ``malformed_input`` at ``<path>.target``.
+    """
     if op.kind == "transfer":
         if op.target is None:
             raise MathGraphError("malformed_input", "a transfer needs a target", f"{path}.target")
@@ -396,68 +416,122 @@ def _check_operation(op: Operation, known: set[str], path: str) -> None:
             raise MathGraphError("malformed_input", "a transfer's target must differ from its actor", f"{path}.target")
     elif op.target is not None:
         raise MathGraphError("malformed_input", "only a transfer has a target", f"{path}.target")
+
+
+def _check_amount(op: Operation, _known: set[str], path: str) -> None:
+    """An add, subtract, transfer, multiply or divide amount is not negative: the kind carries the sign."""
     operand = op.operand
-    if isinstance(operand, Comparison):
-        allowed = ("more", "fewer") if op.kind == "compare_additive" else ("times", "fraction")
-        if operand.direction not in allowed:
-            raise MathGraphError(
-                "malformed_input",
-                f"{op.kind} direction must be one of {allowed}, found {clip(operand.direction)}",
-                f"{path}.operand.direction",
-            )
-        if operand.reference_actor not in known:
-            raise MathGraphError(
-                "malformed_input", f"{operand.reference_actor!r} is not an entity", f"{path}.operand.reference_actor"
-            )
-        if operand.reference_actor == op.actor:
-            raise MathGraphError(
-                "malformed_input", "an entity cannot be compared with itself", f"{path}.operand.reference_actor"
-            )
-        if op.kind == "compare_additive" and (operand.delta is None or operand.factor is not None):
-            raise MathGraphError("malformed_input", "compare_additive takes a delta and no factor", f"{path}.operand")
-        if op.kind == "compare_additive" and operand.delta is not None and operand.delta.value < 0:
-            raise MathGraphError(
-                "malformed_input",
-                f"a delta is not negative (found {format_exact(operand.delta.value)}): the direction more/fewer carries the sign",
-                f"{path}.operand.delta.value",
-            )
-        if op.kind == "compare_multiplicative":
-            if operand.factor is None or operand.delta is not None:
-                raise MathGraphError(
-                    "malformed_input", "compare_multiplicative takes a factor and no delta", f"{path}.operand"
-                )
-            if operand.factor <= 0:
-                raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.operand.factor")
-            if operand.direction == "fraction" and operand.factor >= 1:
-                raise MathGraphError(
-                    "malformed_input",
-                    f"a 'fraction' factor is below 1 (found {format_exact(operand.factor)}); 'times' multiplies by more",
-                    f"{path}.operand.factor",
-                )
     if isinstance(operand, Quantity) and operand.value < 0 and op.kind in _SIGNED_BY_KIND:
         raise MathGraphError(
             "malformed_input",
             f"a {op.kind} amount is not negative (found {format_exact(operand.value)}): the kind carries the sign",
             f"{path}.operand.value",
         )
+
+
+def _check_rate(op: Operation, _known: set[str], path: str) -> None:
+    """A rate is positive."""
+    operand = op.operand
     if isinstance(operand, Rate) and operand.value <= 0:
         raise MathGraphError("malformed_input", "a rate must be positive", f"{path}.operand.value")
+
+
+def _check_comparison(op: Operation, known: set[str], path: str) -> None:
+    """A comparison's direction fits its kind, its reference is another entity, and its delta or factor fits.
+
+    A ``compare_additive`` takes a delta that is not negative (the direction carries the
+    sign) and no factor; a ``compare_multiplicative`` takes a positive factor and no
+    delta, below 1 for the direction ``fraction``.
+    """
+    operand = op.operand
+    if not isinstance(operand, Comparison):
+        return
+    allowed = ("more", "fewer") if op.kind == "compare_additive" else ("times", "fraction")
+    if operand.direction not in allowed:
+        raise MathGraphError(
+            "malformed_input",
+            f"{op.kind} direction must be one of {allowed}, found {clip(operand.direction)}",
+            f"{path}.operand.direction",
+        )
+    if operand.reference_actor not in known:
+        raise MathGraphError(
+            "malformed_input", f"{operand.reference_actor!r} is not an entity", f"{path}.operand.reference_actor"
+        )
+    if operand.reference_actor == op.actor:
+        raise MathGraphError(
+            "malformed_input", "an entity cannot be compared with itself", f"{path}.operand.reference_actor"
+        )
+    if op.kind == "compare_additive":
+        _check_delta(operand, path)
+    if op.kind == "compare_multiplicative":
+        _check_factor(operand, path)
+
+
+def _check_delta(operand: Comparison, path: str) -> None:
+    """A ``compare_additive`` takes a delta, not negative, and no factor."""
+    if operand.delta is None or operand.factor is not None:
+        raise MathGraphError("malformed_input", "compare_additive takes a delta and no factor", f"{path}.operand")
+    if operand.delta.value < 0:
+        raise MathGraphError(
+            "malformed_input",
+            f"a delta is not negative (found {format_exact(operand.delta.value)}): the direction more/fewer carries the sign",
+            f"{path}.operand.delta.value",
+        )
+
+
+def _check_factor(operand: Comparison, path: str) -> None:
+    """A ``compare_multiplicative`` takes a positive factor and no delta; a ``fraction`` factor is below 1."""
+    if operand.factor is None or operand.delta is not None:
+        raise MathGraphError("malformed_input", "compare_multiplicative takes a factor and no delta", f"{path}.operand")
+    if operand.factor <= 0:
+        raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.operand.factor")
+    if operand.direction == "fraction" and operand.factor >= 1:
+        raise MathGraphError(
+            "malformed_input",
+            f"a 'fraction' factor is below 1 (found {format_exact(operand.factor)}); 'times' multiplies by more",
+            f"{path}.operand.factor",
+        )
+
+
+def _check_chunk(op: Operation, _known: set[str], path: str) -> None:
+    """A partition's chunk is positive."""
+    operand = op.operand
     if isinstance(operand, PartitionChunk) and operand.value <= 0:
         raise MathGraphError("malformed_input", "a chunk must be positive", f"{path}.operand.value")
-    if isinstance(operand, FractionPortion) and operand.referent not in FRACTION_REFERENTS:
+
+
+def _check_portion(op: Operation, _known: set[str], path: str) -> None:
+    """A fraction portion's referent is one of :data:`FRACTION_REFERENTS`, and ``0 <= numerator <= denominator``."""
+    operand = op.operand
+    if not isinstance(operand, FractionPortion):
+        return
+    if operand.referent not in FRACTION_REFERENTS:
         raise MathGraphError(
             "malformed_input",
             f"a fraction portion's referent is one of {list(FRACTION_REFERENTS)}, found {clip(operand.referent)}",
             f"{path}.operand.referent",
         )
-    if isinstance(operand, FractionPortion) and not (
-        0 <= operand.numerator <= operand.denominator and operand.denominator > 0
-    ):
+    if not (0 <= operand.numerator <= operand.denominator and operand.denominator > 0):
         raise MathGraphError(
             "malformed_input",
             "a fraction portion needs 0 <= numerator <= denominator, denominator > 0",
             f"{path}.operand",
         )
+
+
+_OPERAND_CHECKS: Final[dict[str, Callable[[Operation, set[str], str], None]]] = {
+    "add": _check_amount,
+    "subtract": _check_amount,
+    "transfer": _check_amount,
+    "multiply": _check_amount,
+    "divide": _check_amount,
+    "apply_rate": _check_rate,
+    "compare_additive": _check_comparison,
+    "compare_multiplicative": _check_comparison,
+    "unit_partition": _check_chunk,
+    "fraction_portion": _check_portion,
+}
+"""The operand check of each operation kind (the kinds of :data:`_OPERAND_TYPE`); :func:`_check_operation` refuses any other."""
 
 
 # ----------------------------------------------------------------- JSON reading
@@ -558,6 +632,34 @@ def graph_from_dict(data: object) -> MathProblemGraph:
 
 
 # ----------------------------------------------------------------- binding
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One operation being bound: its index, and the ids and labels its symbols take from it."""
+
+    index: int
+    op: Operation
+
+    @property
+    def prefix(self) -> str:
+        """``op_007``: the prefix of the operation's symbol ids."""
+        return f"op_{self.index:03d}"
+
+    @property
+    def result(self) -> str:
+        """``op_007_result``: the actor's new state (or the comparison's value)."""
+        return f"{self.prefix}_result"
+
+    @property
+    def label(self) -> str:
+        """``op7.add.Sam``: the synthetic span of the operation's result."""
+        return f"op{self.index}.{self.op.kind}.{self.op.actor}"
+
+    @property
+    def where(self) -> str:
+        """``operations[7]``: the operation's path in the graph, for errors."""
+        return f"operations[{self.index}]"
 
 
 class _Binder:
@@ -712,117 +814,172 @@ class _Binder:
         return self.finish()
 
     def operation(self, i: int, op: Operation) -> None:
-        prefix = f"op_{i:03d}"
-        result = f"{prefix}_result"
-        label = f"op{i}.{op.kind}.{op.actor}"
-        where = f"operations[{i}]"
+        """Bind one operation by its operand's type (and, for a quantity, its kind); any other operand is refused.
+
+        Raises:
+            MathGraphError: the operation's refusal (``state_unset``, ``redeclared_state``,
+                ``ambiguous_reference`` …) at ``operations[i]``.
+        """
+        step = _Step(i, op)
         operand = op.operand
         if isinstance(operand, Quantity) and op.kind in ("add", "subtract", "transfer"):
-            state = self.current(op.actor, operand.unit)
-            if state is None:
-                self.start_at_zero(op.actor, operand.unit, f"{where}.operand.unit")
-            unit = state[1] if state else operand.unit
-            sign = 1 if op.kind == "add" else -1
-            rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
-            self.add_symbol(result, label, "quantity", op.actor, unit)
-            self.add_equation(
-                result, rhs, op.kind, label, {state[0]: "state"} if state else {}, literal_unit=operand.unit
-            )
-            self.set_state(op.actor, unit, result)
-            if op.kind == "transfer":
-                if op.target is None:  # Operation refuses a transfer without a target; kept explicit
-                    raise MathGraphError("malformed_input", "a transfer needs a target", f"operations[{i}].target")
-                target_state = self.current(op.target, operand.unit)
-                if target_state is None:
-                    self.start_at_zero(op.target, operand.unit, f"{where}.operand.unit")
-                target_unit = target_state[1] if target_state else operand.unit
-                target_result = f"{prefix}_target_result"
-                target_label = f"op{i}.{op.kind}.{op.target}"
-                self.add_symbol(target_result, target_label, "quantity", op.target, target_unit)
-                rhs_t = (symbol(target_state[0]) if target_state else sympy.Integer(0)) + rational(operand.value)
-                self.add_equation(
-                    target_result,
-                    rhs_t,
-                    op.kind,
-                    target_label,
-                    {target_state[0]: "state"} if target_state else {},
-                    literal_unit=operand.unit,
-                )
-                self.set_state(op.target, target_unit, target_result)
-            return
-        if isinstance(operand, Quantity):  # multiply, divide: a dimensionless scalar; the unit names the state
-            state = self.current(op.actor, operand.unit)
-            if state is None:
-                raise MathGraphError("state_unset", f"{op.actor} holds no {operand.unit} to {op.kind}", where)
-            scalar = f"{prefix}__multiplicand" if op.kind == "multiply" else f"{prefix}__divisor"
-            self.add_symbol(scalar, f"op{i}.scalar", "ratio", None, None)
-            self.add_fact(scalar, operand.value, None, f"op{i}.scalar")
-            self.add_symbol(result, label, "quantity", op.actor, state[1])
-            rhs = symbol(state[0]) * symbol(scalar) if op.kind == "multiply" else symbol(state[0]) / symbol(scalar)
-            roles = {state[0]: "state", scalar: "scalar" if op.kind == "multiply" else "divisor"}
-            self.add_equation(result, rhs, op.kind, label, roles)
-            self.set_state(op.actor, state[1], result)
-            return
-        if isinstance(operand, Rate):
-            quantity = self.current(op.actor, operand.denominator_unit)
-            if quantity is None:
-                raise MathGraphError(
-                    "state_unset", f"{op.actor} holds no {operand.denominator_unit}-kind quantity for the rate", where
-                )
-            rate_unit = f"{operand.numerator_unit}_per_{operand.denominator_unit}"
-            rate = f"{prefix}__rate"
-            self.add_symbol(rate, f"op{i}.rate.{rate_unit}", "rate", None, rate_unit)
-            self.add_fact(rate, operand.value, rate_unit, f"op{i}.rate.{rate_unit}")
-            self.add_symbol(result, label, "quantity", op.actor, operand.numerator_unit)
-            self.add_equation(
-                result, symbol(rate) * symbol(quantity[0]), op.kind, label, {rate: "rate", quantity[0]: "quantity"}
-            )
-            self.set_state(op.actor, operand.numerator_unit, result)
-            return
-        if isinstance(operand, Comparison):
-            self.comparison(op, operand, result=result, label=label, where=where)
-            return
-        if isinstance(operand, PartitionChunk):
-            state = self.current(op.actor, operand.unit)
-            if state is None:
-                raise MathGraphError(
-                    "state_unset", f"{op.actor} holds no {operand.unit}-kind quantity to partition", where
-                )
-            if self.kind(operand.result_unit) == self.kind(operand.unit) and self.is_count(operand.result_unit):
-                raise MathGraphError(
-                    "redeclared_state",
-                    f"partitioning {operand.unit} into {operand.result_unit} would overwrite the kept {operand.unit} holding",
-                    where,
-                )
-            chunk = f"{prefix}__chunk"
-            self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)
-            self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
-            self.add_symbol(result, label, "count", op.actor, operand.result_unit)
-            self.add_equation(
-                result, symbol(state[0]) / symbol(chunk), op.kind, label, {state[0]: "state", chunk: "chunk"}
-            )
-            self.set_state(op.actor, operand.result_unit, result)
-            self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
-            return
-        if not isinstance(operand, FractionPortion):  # the dispatch ends in a refusal, never a fall-through
+            self.change(step, operand)
+        elif isinstance(operand, Quantity):  # multiply, divide
+            self.scale(step, operand)
+        elif isinstance(operand, Rate):
+            self.apply_rate(step, operand)
+        elif isinstance(operand, Comparison):
+            self.comparison(op, operand, result=step.result, label=step.label, where=step.where)
+        elif isinstance(operand, PartitionChunk):
+            self.partition(step, operand)
+        elif isinstance(operand, FractionPortion):
+            self.portion(step, operand)
+        else:  # the dispatch ends in a refusal, never a fall-through
             raise MathGraphError(
                 "malformed_input", f"{op.kind} has no binding for a {type(operand).__name__}", f"operations[{i}]"
             )
+
+    def change(self, step: _Step, operand: Quantity) -> None:
+        """An add, subtract or transfer: the actor's state of the amount's kind (0 if untouched) plus or less it.
+
+        A transfer also adds the amount to the target's state (:meth:`receive`).
+        """
+        op = step.op
+        state = self.current(op.actor, operand.unit)
+        if state is None:
+            self.start_at_zero(op.actor, operand.unit, f"{step.where}.operand.unit")
+        unit = state[1] if state else operand.unit
+        sign = 1 if op.kind == "add" else -1
+        rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
+        self.add_symbol(step.result, step.label, "quantity", op.actor, unit)
+        self.add_equation(
+            step.result, rhs, op.kind, step.label, {state[0]: "state"} if state else {}, literal_unit=operand.unit
+        )
+        self.set_state(op.actor, unit, step.result)
+        if op.kind == "transfer":
+            self.receive(step, operand)
+
+    def receive(self, step: _Step, operand: Quantity) -> None:
+        """A transfer's target: its state of the amount's kind (0 if untouched) plus the amount (``op_NNN_target_result``)."""
+        op = step.op
+        if op.target is None:  # Operation refuses a transfer without a target; kept explicit
+            raise MathGraphError("malformed_input", "a transfer needs a target", f"operations[{step.index}].target")
+        target_state = self.current(op.target, operand.unit)
+        if target_state is None:
+            self.start_at_zero(op.target, operand.unit, f"{step.where}.operand.unit")
+        target_unit = target_state[1] if target_state else operand.unit
+        target_result = f"{step.prefix}_target_result"
+        target_label = f"op{step.index}.{op.kind}.{op.target}"
+        self.add_symbol(target_result, target_label, "quantity", op.target, target_unit)
+        rhs_t = (symbol(target_state[0]) if target_state else sympy.Integer(0)) + rational(operand.value)
+        self.add_equation(
+            target_result,
+            rhs_t,
+            op.kind,
+            target_label,
+            {target_state[0]: "state"} if target_state else {},
+            literal_unit=operand.unit,
+        )
+        self.set_state(op.target, target_unit, target_result)
+
+    def scale(self, step: _Step, operand: Quantity) -> None:
+        """A multiply or divide: the actor's state times or over a dimensionless scalar (the unit names the state).
+
+        Raises:
+            MathGraphError: ``state_unset`` when the actor holds nothing of the unit's kind.
+        """
+        op, i = step.op, step.index
+        state = self.current(op.actor, operand.unit)
+        if state is None:
+            raise MathGraphError("state_unset", f"{op.actor} holds no {operand.unit} to {op.kind}", step.where)
+        scalar = f"{step.prefix}__multiplicand" if op.kind == "multiply" else f"{step.prefix}__divisor"
+        self.add_symbol(scalar, f"op{i}.scalar", "ratio", None, None)
+        self.add_fact(scalar, operand.value, None, f"op{i}.scalar")
+        self.add_symbol(step.result, step.label, "quantity", op.actor, state[1])
+        rhs = symbol(state[0]) * symbol(scalar) if op.kind == "multiply" else symbol(state[0]) / symbol(scalar)
+        roles = {state[0]: "state", scalar: "scalar" if op.kind == "multiply" else "divisor"}
+        self.add_equation(step.result, rhs, op.kind, step.label, roles)
+        self.set_state(op.actor, state[1], step.result)
+
+    def apply_rate(self, step: _Step, operand: Rate) -> None:
+        """An apply_rate: the rate (``op_NNN__rate``) times the actor's state of its denominator's kind.
+
+        Raises:
+            MathGraphError: ``state_unset`` when the actor holds nothing of that kind.
+        """
+        op, i = step.op, step.index
+        quantity = self.current(op.actor, operand.denominator_unit)
+        if quantity is None:
+            raise MathGraphError(
+                "state_unset", f"{op.actor} holds no {operand.denominator_unit}-kind quantity for the rate", step.where
+            )
+        rate_unit = f"{operand.numerator_unit}_per_{operand.denominator_unit}"
+        rate = f"{step.prefix}__rate"
+        self.add_symbol(rate, f"op{i}.rate.{rate_unit}", "rate", None, rate_unit)
+        self.add_fact(rate, operand.value, rate_unit, f"op{i}.rate.{rate_unit}")
+        self.add_symbol(step.result, step.label, "quantity", op.actor, operand.numerator_unit)
+        self.add_equation(
+            step.result,
+            symbol(rate) * symbol(quantity[0]),
+            op.kind,
+            step.label,
+            {rate: "rate", quantity[0]: "quantity"},
+        )
+        self.set_state(op.actor, operand.numerator_unit, step.result)
+
+    def partition(self, step: _Step, operand: PartitionChunk) -> None:
+        """A unit_partition: the actor's state over the chunk (``op_NNN__chunk``), a count in the result unit.
+
+        Raises:
+            MathGraphError: ``state_unset`` when the actor holds nothing of the chunk's kind;
+                ``redeclared_state`` when the count would overwrite the holding it partitions.
+        """
+        op, i = step.op, step.index
+        state = self.current(op.actor, operand.unit)
+        if state is None:
+            raise MathGraphError(
+                "state_unset", f"{op.actor} holds no {operand.unit}-kind quantity to partition", step.where
+            )
+        if self.kind(operand.result_unit) == self.kind(operand.unit) and self.is_count(operand.result_unit):
+            raise MathGraphError(
+                "redeclared_state",
+                f"partitioning {operand.unit} into {operand.result_unit} would overwrite the kept {operand.unit} holding",
+                step.where,
+            )
+        chunk = f"{step.prefix}__chunk"
+        self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)
+        self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
+        self.add_symbol(step.result, step.label, "count", op.actor, operand.result_unit)
+        self.add_equation(
+            step.result, symbol(state[0]) / symbol(chunk), op.kind, step.label, {state[0]: "state", chunk: "chunk"}
+        )
+        self.set_state(op.actor, operand.result_unit, step.result)
+        self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
+
+    def portion(self, step: _Step, operand: FractionPortion) -> None:
+        """A fraction_portion: the share left (``op_NNN__share``, ``1 - n/d``) times the count the latest partition made.
+
+        Raises:
+            MathGraphError: ``ambiguous_reference`` when the actor made no unit_partition.
+        """
+        op, i = step.op, step.index
         latest = self.partitions.get(op.actor)  # every referent names it (upstream's solver: SPEC §5)
         if latest is None:
             raise MathGraphError(
                 "ambiguous_reference",
                 f"{op.actor} made no unit_partition, so {operand.referent!r} refers to nothing",
-                where,
+                step.where,
             )
         state = self.state[(op.actor, latest[0])]
         keep = 1 - operand.numerator / operand.denominator
         share = f"op_{i:03d}__share"
         self.add_symbol(share, f"op{i}.share", "ratio", None, None)
         self.add_fact(share, keep, None, f"op{i}.share")
-        self.add_symbol(result, label, "count", op.actor, state[1])
-        self.add_equation(result, symbol(share) * symbol(state[0]), op.kind, label, {share: "share", state[0]: "state"})
-        self.set_state(op.actor, state[1], result)
+        self.add_symbol(step.result, step.label, "count", op.actor, state[1])
+        self.add_equation(
+            step.result, symbol(share) * symbol(state[0]), op.kind, step.label, {share: "share", state[0]: "state"}
+        )
+        self.set_state(op.actor, state[1], step.result)
 
     def comparison(self, op: Operation, operand: Comparison, *, result: str, label: str, where: str) -> None:
         """A comparison is an equation between the actor's and the reference's holdings of one kind.

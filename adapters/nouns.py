@@ -131,6 +131,10 @@ def _refuse_unread_singletons(
             )
 
 
+_MIN_COMPOUND_WORDS: Final[int] = 2
+"""A noun of one word names no other noun inside it: only one of several words (``green apples``) can."""
+
+
 def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary) -> None:
     """Refuse a declared noun of several words one of which names another count kind of the graph (``green apples``).
 
@@ -154,7 +158,7 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocab
             kinds[written_surface] = ref.kind
     for path, surface in written:
         words = _words(surface)
-        if surface not in declared or len(words) < 2:
+        if surface not in declared or len(words) < _MIN_COMPOUND_WORDS:
             continue
         for other, kind in kinds.items():
             if kind != kinds.get(surface) and _names(words, _words(other)):

@@ -18,8 +18,8 @@ format            recognised by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -47,6 +47,9 @@ COUNT_NOUN_MODES: Final[tuple[str, ...]] = ("declared", "auto")
 
 _DIVIDING: Final[dict[str, str]] = {"divide": "__divisor", "unit_partition": "__chunk"}
 """The kinds whose two-dependency record divides by the operand of this id suffix (ADR-0133)."""
+
+_DIVIDING_DEPENDENCIES: Final[int] = 2
+"""The dependencies of a record :data:`_DIVIDING` reads as a quotient: a dividend and its divisor (ADR-0133)."""
 
 RECORD_METADATA: Final[frozenset[str]] = frozenset({"id", "vocab", "policy"})
 """Keys a record may carry beside its format's own fields."""
@@ -121,21 +124,24 @@ def detect_format(record: object) -> str:
         raise MathGraphError(
             "malformed_input", f"a record is a JSON object or canonical text, found {type(record).__name__}", "record"
         )
-    if "relations" in record and "query" in record:
-        return "relational"
-    if "symbols" in record and "equations" in record:
-        return "binding_graph"
-    if "operation_kind" in record and "symbols" in record:
-        return "equation"
-    if "entities" in record or "ground_truth_graph" in record or "graph" in record:
-        return "math_graph"
-    if "hand_rolled_canonical" in record or "canonical_text" in record:
-        return "canonical_text"
-    raise MathGraphError(
-        "malformed_input",
-        f"no supported format has the keys {sorted(record)[:8]}; expected one of {list(FORMATS)}",
-        "record",
-    )
+    fmt = next((fmt for fmt, signs in _FORMAT_KEYS if any(all(k in record for k in keys) for keys in signs)), None)
+    if fmt is None:
+        raise MathGraphError(
+            "malformed_input",
+            f"no supported format has the keys {sorted(record)[:8]}; expected one of {list(FORMATS)}",
+            "record",
+        )
+    return fmt
+
+
+_FORMAT_KEYS: Final[tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]] = (
+    ("relational", (("relations", "query"),)),
+    ("binding_graph", (("symbols", "equations"),)),
+    ("equation", (("operation_kind", "symbols"),)),
+    ("math_graph", (("entities",), ("ground_truth_graph",), ("graph",))),
+    ("canonical_text", (("hand_rolled_canonical",), ("canonical_text",))),
+)
+"""How :func:`detect_format` recognises an object's format: the first whose keys, in one of its sets, it all has."""
 
 
 def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVocabulary:
@@ -182,7 +188,9 @@ def bind_record(
     kind = fmt or detect_format(record)
     if isinstance(record, dict) and is_lane_case(record):
         record = lane_case_input(record, decode=kind != "canonical_text")
-    if kind not in FORMATS or kind == "equation":
+    given: object = kind  # typed, but an untyped caller may pass anything (a list would not hash)
+    binder = _BINDERS.get(given) if isinstance(given, str) else None
+    if binder is None:
         raise MathGraphError(
             "malformed_input", f"cannot verify format {clip(kind)}; use one of {list(FORMATS[:4])}", "format"
         )
@@ -194,53 +202,96 @@ def bind_record(
         )
     case_id = str(record.get("id", "")) if isinstance(record, dict) else ""
     voc = vocabulary_for(record, vocab)
-    recorded: Mapping[str, RecordedVerdict] = {}
-    policy = "count_exact"
     try:
-        if kind == "math_graph":
-            if isinstance(record, dict):
-                inputs = [key for key in ("ground_truth_graph", "graph", "entities") if key in record]
-                if len(inputs) > 1:
-                    raise MathGraphError(
-                        "malformed_input",
-                        f"a record holds one graph; found {', '.join(inputs)} (which one is meant?)",
-                        "record",
-                    )
-            data = record.get("ground_truth_graph", record.get("graph", record)) if isinstance(record, dict) else record
-            if data is record and isinstance(record, dict):
-                data = {k: v for k, v in record.items() if k not in RECORD_METADATA}
-            problem = graph_from_dict(data)
-            if count_nouns == "auto":
-                voc = auto_count_nouns(problem, voc)
-            graph = bind_math_problem_graph(problem, voc)
-        elif kind == "relational":
-            obj = record if isinstance(record, dict) else {}
-            graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"), vocab=voc)
-            policy = "integer"
-        elif kind == "binding_graph":
-            graph = BindingGraph.from_json(
-                {k: v for k, v in record.items() if k not in RECORD_METADATA} if isinstance(record, dict) else record
-            )
-        else:
-            text = (
-                record
-                if isinstance(record, str)
-                else (record.get("hand_rolled_canonical") or record.get("canonical_text"))
-                if isinstance(record, dict)
-                else None
-            )
-            if not isinstance(text, str):
-                raise MathGraphError("malformed_input", "no canonical text in the record", "hand_rolled_canonical")
-            graph, recorded = parse_canonical_text(text)
+        bound = binder(record, voc, count_nouns)
     except BindingGraphError as exc:
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+    policy = bound.policy
     if isinstance(record, dict) and "policy" in record:
         policy = record["policy"]
         if policy not in ("count_exact", "integer"):
             raise MathGraphError(
                 "malformed_input", f"policy must be 'count_exact' or 'integer', found {clip(policy)}", "policy"
             )
-    return BoundRecord(case_id, kind, graph, str(policy), voc, recorded)
+    return BoundRecord(case_id, kind, bound.graph, str(policy), bound.vocab, bound.recorded)
+
+
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """What one format's binder makes of a record: the graph, the vocabulary it needs, its recorded verdicts, the policy."""
+
+    graph: BindingGraph
+    vocab: UnitVocabulary
+    recorded: Mapping[str, RecordedVerdict] = field(default_factory=dict)
+    policy: str = "count_exact"
+
+
+def _bind_math_graph(record: object, vocab: UnitVocabulary, count_nouns: str) -> _Bound:
+    """A math graph record: the case's ``ground_truth_graph`` or ``graph``, else the record itself.
+
+    With ``count_nouns="auto"`` its undeclared count nouns are declared for it.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for a record holding two graphs; as :func:`graph_from_dict`.
+    """
+    if isinstance(record, dict):
+        inputs = [key for key in ("ground_truth_graph", "graph", "entities") if key in record]
+        if len(inputs) > 1:
+            raise MathGraphError(
+                "malformed_input",
+                f"a record holds one graph; found {', '.join(inputs)} (which one is meant?)",
+                "record",
+            )
+    data = record.get("ground_truth_graph", record.get("graph", record)) if isinstance(record, dict) else record
+    if data is record and isinstance(record, dict):
+        data = {k: v for k, v in record.items() if k not in RECORD_METADATA}
+    problem = graph_from_dict(data)
+    if count_nouns == "auto":
+        vocab = auto_count_nouns(problem, vocab)
+    return _Bound(bind_math_problem_graph(problem, vocab), vocab)
+
+
+def _bind_relational(record: object, vocab: UnitVocabulary, _count_nouns: str) -> _Bound:
+    """A relational record (``relations``, ``query``, ``units``), answered under the ``integer`` policy."""
+    obj = record if isinstance(record, dict) else {}
+    graph = bind_relations(obj.get("relations"), obj.get("query"), obj.get("units"), vocab=vocab)
+    return _Bound(graph, vocab, policy="integer")
+
+
+def _bind_binding_graph(record: object, vocab: UnitVocabulary, _count_nouns: str) -> _Bound:
+    """A :meth:`BindingGraph.to_json` record (its metadata keys left out)."""
+    graph = BindingGraph.from_json(
+        {k: v for k, v in record.items() if k not in RECORD_METADATA} if isinstance(record, dict) else record
+    )
+    return _Bound(graph, vocab)
+
+
+def _bind_canonical_text(record: object, vocab: UnitVocabulary, _count_nouns: str) -> _Bound:
+    """A canonical text, or a record's ``hand_rolled_canonical`` (else ``canonical_text``), with its recorded verdicts.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for a record with no canonical text; as :func:`parse_canonical_text`.
+    """
+    text = (
+        record
+        if isinstance(record, str)
+        else (record.get("hand_rolled_canonical") or record.get("canonical_text"))
+        if isinstance(record, dict)
+        else None
+    )
+    if not isinstance(text, str):
+        raise MathGraphError("malformed_input", "no canonical text in the record", "hand_rolled_canonical")
+    graph, recorded = parse_canonical_text(text)
+    return _Bound(graph, vocab, recorded)
+
+
+_BINDERS: Final[dict[str, Callable[[object, UnitVocabulary, str], _Bound]]] = {
+    "math_graph": _bind_math_graph,
+    "relational": _bind_relational,
+    "binding_graph": _bind_binding_graph,
+    "canonical_text": _bind_canonical_text,
+}
+"""The binder of each format :func:`bind_record` verifies (:data:`FORMATS` but ``equation``); it refuses any other."""
 
 
 def bind_equation_record(record: object) -> tuple[BoundEquation, dict[str, SymbolBinding]]:
@@ -284,7 +335,11 @@ def bind_equation_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             rhs = deps[0] - sympy.Add(*deps[1:])
         elif kind in ADDITIVE_KINDS:
             rhs = sympy.Add(*deps) if deps else sympy.Integer(0)
-        elif (suffix := _DIVIDING.get(kind)) and len(deps) == 2 and any(d.name.endswith(suffix) for d in deps):
+        elif (
+            (suffix := _DIVIDING.get(kind))
+            and len(deps) == _DIVIDING_DEPENDENCIES
+            and any(d.name.endswith(suffix) for d in deps)
+        ):
             divisor = next(d for d in deps if d.name.endswith(suffix))
             rhs = next(d for d in deps if d is not divisor) / divisor
         else:

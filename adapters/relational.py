@@ -14,7 +14,8 @@ Symbol ids: ``entity_<slug>``, ``q_<slug>``, ``q_<slug>__divisor`` (the divisor 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
@@ -76,6 +77,23 @@ def bind_relations(
             ``redeclared_state`` when two relations define one entity;
             ``input_too_large`` beyond :data:`MAX_RELATIONS`.
     """
+    items, q_entity, q_unit = _check_arguments(relations, query, units, vocab)
+    parsed, order = _parse_relations(items)
+    order.setdefault(q_entity, None)
+    binder = _RelationBinder(order, units, q_unit)
+    for relation in parsed:
+        binder.bind(relation)
+    return binder.graph(q_entity, q_unit, vocab)
+
+
+def _check_arguments(relations: object, query: object, units: object, vocab: object) -> tuple[list[object], str, str]:
+    """``(relations, entity, unit)``: the relations and the query's entity and unit, once every argument has its type.
+
+    The arguments are checked in order: relations, query, units, vocab.
+
+    Raises:
+        MathGraphError: ``malformed_input`` / ``input_too_large`` naming the argument.
+    """
     if not isinstance(relations, list):
         raise MathGraphError(
             "malformed_input", f"relations must be a list, found {type(relations).__name__}", "relations"
@@ -93,162 +111,288 @@ def bind_relations(
         raise MathGraphError(
             "malformed_input", f"vocab must be a UnitVocabulary, found {type(vocab).__name__}", "vocab"
         )
+    return relations, q_entity, q_unit
 
-    parsed: list[dict[str, object]] = []
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Relation:
+    """One relation, parsed: its fields checked, its names trimmed strings, its number exact.
+
+    Attributes:
+        kind: one of :data:`RELATION_KINDS`.
+        entity: the entity the relation binds (a fact) or defines (the others).
+        path: where it was read (``"relations[2]"``).
+        ref: the entity it compares with (``more_than`` … ``divide_by``), else ``""``.
+        parts: the entities a ``sum_of`` adds, else ``()``.
+        number: the ``value``, ``delta``, ``factor`` or ``divisor`` (``sum_of``: ``0``).
+    """
+
+    kind: str
+    entity: str
+    path: str
+    ref: str = ""
+    parts: tuple[str, ...] = ()
+    number: Fraction = Fraction(0)
+
+    @property
+    def label(self) -> str:
+        """The synthetic span's text: ``relations[2].more_than``."""
+        return f"{self.path}.{self.kind}"
+
+
+_NUMBER_KEYS: Final[tuple[str, ...]] = ("value", "delta", "factor", "divisor")
+"""The number field of each kind (a fact's value, a comparison's delta or factor, a divisor), in reading order."""
+
+
+def _parse_relations(relations: list[object]) -> tuple[list[_Relation], dict[str, None]]:
+    """The relations parsed, and every entity they name in order of first mention.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the relation and field.
+    """
+    parsed: list[_Relation] = []
     order: dict[str, None] = {}
     for i, rel in enumerate(relations):
-        path = f"relations[{i}]"
-        if not isinstance(rel, dict) or not isinstance(rel.get("kind"), str) or rel["kind"] not in _FIELDS:
-            kind = rel.get("kind") if isinstance(rel, dict) else type(rel).__name__
+        parsed.append(_parse_relation(rel, f"relations[{i}]", order))
+    return parsed, order
+
+
+def _parse_relation(rel: object, path: str, order: dict[str, None]) -> _Relation:
+    """One relation, its entities added to ``order`` as they are read.
+
+    Checks, in order: the kind, the fields, the entity, the compared entity, a sum's
+    parts, the number, and that a ``times_as_many`` factor is positive.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field.
+    """
+    if not isinstance(rel, dict) or not isinstance(rel.get("kind"), str) or rel["kind"] not in _FIELDS:
+        kind = rel.get("kind") if isinstance(rel, dict) else type(rel).__name__
+        raise MathGraphError(
+            "malformed_input",
+            f"unknown relation kind {clip(kind)}; expected one of {list(RELATION_KINDS)}",
+            f"{path}.kind",
+        )
+    kind = str(rel["kind"])
+    required, optional = _FIELDS[kind]
+    fields(rel, path, required, optional)
+    entity = name(rel["entity"], f"{path}.entity")
+    order[entity] = None
+    ref = ""
+    if "ref" in rel:
+        ref = name(rel["ref"], f"{path}.ref")
+        if ref == entity:
+            raise MathGraphError("malformed_input", "an entity cannot be compared with itself", f"{path}.ref")
+        order[ref] = None
+    parts: tuple[str, ...] = ()
+    if kind == "sum_of":
+        parts = _sum_parts(rel["parts"], entity, path)
+        order.update(dict.fromkeys(parts))
+    number = next((exact(rel[key], f"{path}.{key}") for key in _NUMBER_KEYS if key in rel), Fraction(0))
+    if kind == "times_as_many" and number <= 0:
+        raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.factor")
+    return _Relation(kind=kind, entity=entity, path=path, ref=ref, parts=parts, number=number)
+
+
+def _sum_parts(parts: object, entity: str, path: str) -> tuple[str, ...]:
+    """The entities a ``sum_of`` adds: a non-empty list of names, ``entity`` not among them.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the part.
+    """
+    if not isinstance(parts, list) or not parts:
+        raise MathGraphError("malformed_input", "sum_of needs a non-empty list of parts", f"{path}.parts")
+    names = tuple(name(p, f"{path}.parts[{j}]") for j, p in enumerate(parts))
+    if entity in names:
+        raise MathGraphError("malformed_input", "a sum cannot include itself", f"{path}.parts")
+    return names
+
+
+class _RelationBinder:
+    """Binds parsed relations: one quantity symbol per entity, a fact or an equation per relation.
+
+    Relations are bound through :data:`_RELATION_BINDERS`, one handler per kind; a kind
+    without one is refused.
+    """
+
+    def __init__(self, order: Mapping[str, None], units: Mapping[str, str] | None, q_unit: str) -> None:
+        """Name every entity's symbols, in ``order``; an entity with no unit is refused here.
+
+        Raises:
+            MathGraphError: ``malformed_input`` for an entity ``units`` gives no unit.
+        """
+        self.units = units
+        self.q_unit = q_unit
+        self.slugs: dict[str, str] = {}
+        for entity in order:
+            stem, n = slug(entity), 2
+            candidate = stem
+            while candidate in self.slugs.values():
+                candidate, n = f"{stem}_{n}", n + 1
+            self.slugs[entity] = candidate
+        self.symbols: list[SymbolBinding] = [
+            _sym(f"entity_{self.slugs[entity]}", entity, "entity", entity, None) for entity in order
+        ]
+        self.symbols.extend(
+            _sym(
+                f"q_{self.slugs[entity]}", f"{entity}.{self.unit_of(entity)}", "quantity", entity, self.unit_of(entity)
+            )
+            for entity in order
+        )
+        self.facts: list[BoundFact] = []
+        self.equations: list[BoundEquation] = []
+        self.defined: set[str] = set()
+
+    def unit_of(self, entity: str) -> str:
+        """The unit of an entity's quantity: ``units[entity]``, or the query's when ``units`` is ``None``.
+
+        Raises:
+            MathGraphError: ``malformed_input`` for an entity ``units`` gives no unit, or a bad unit.
+        """
+        if self.units is None:
+            return self.q_unit
+        if entity not in self.units:
+            raise MathGraphError("malformed_input", f"no unit given for entity {entity!r}", "units")
+        return name(self.units[entity], f"units[{entity!r}]")
+
+    def quantity(self, entity: str) -> str:
+        """The symbol id of an entity's quantity (``q_<slug>``)."""
+        return f"q_{self.slugs[entity]}"
+
+    def bind(self, relation: _Relation) -> None:
+        """Bind one relation: a fact binds its entity; any other kind defines it, at most once.
+
+        Raises:
+            MathGraphError: ``redeclared_state`` for an entity a second relation defines;
+                ``malformed_input`` for a kind with no binding.
+        """
+        handler = _RELATION_BINDERS.get(relation.kind)
+        if handler is None:  # _parse_relation admits only these kinds; the dispatch still ends in a refusal
             raise MathGraphError(
                 "malformed_input",
-                f"unknown relation kind {clip(kind)}; expected one of {list(RELATION_KINDS)}",
-                f"{path}.kind",
+                f"unknown relation kind {clip(relation.kind)}; expected one of {list(RELATION_KINDS)}",
+                f"{relation.path}.kind",
             )
-        required, optional = _FIELDS[str(rel["kind"])]
-        fields(rel, path, required, optional)
-        entity = name(rel["entity"], f"{path}.entity")
-        order[entity] = None
-        item: dict[str, object] = {"kind": rel["kind"], "entity": entity, "path": path}
-        if "ref" in rel:
-            ref = name(rel["ref"], f"{path}.ref")
-            if ref == entity:
-                raise MathGraphError("malformed_input", "an entity cannot be compared with itself", f"{path}.ref")
-            order[ref] = None
-            item["ref"] = ref
-        if rel["kind"] == "sum_of":
-            parts = rel["parts"]
-            if not isinstance(parts, list) or not parts:
-                raise MathGraphError("malformed_input", "sum_of needs a non-empty list of parts", f"{path}.parts")
-            names = [name(p, f"{path}.parts[{j}]") for j, p in enumerate(parts)]
-            if entity in names:
-                raise MathGraphError("malformed_input", "a sum cannot include itself", f"{path}.parts")
-            for p in names:
-                order[p] = None
-            item["parts"] = names
-        for key in ("value", "delta", "factor", "divisor"):
-            if key in rel:
-                item[key] = exact(rel[key], f"{path}.{key}")
-        if rel["kind"] == "times_as_many" and item["factor"] <= 0:  # type: ignore[operator]
-            raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.factor")
-        parsed.append(item)
-    order.setdefault(q_entity, None)
+        if relation.kind != "fact":
+            if relation.entity in self.defined:
+                raise MathGraphError(
+                    "redeclared_state", f"{relation.entity} is defined by two relations", relation.path
+                )
+            self.defined.add(relation.entity)
+        handler(self, relation)
 
-    def unit_of(entity: str) -> str:
-        if units is None:
-            return q_unit
-        if entity not in units:
-            raise MathGraphError("malformed_input", f"no unit given for entity {entity!r}", "units")
-        return name(units[entity], f"units[{entity!r}]")
-
-    slugs: dict[str, str] = {}
-    for entity in order:
-        stem, n = slug(entity), 2
-        candidate = stem
-        while candidate in slugs.values():
-            candidate, n = f"{stem}_{n}", n + 1
-        slugs[entity] = candidate
-
-    symbols: list[SymbolBinding] = []
-    facts: list[BoundFact] = []
-    equations: list[BoundEquation] = []
-    for entity in order:
-        symbols.append(_sym(f"entity_{slugs[entity]}", entity, "entity", entity, None))
-    for entity in order:
-        symbols.append(_sym(f"q_{slugs[entity]}", f"{entity}.{unit_of(entity)}", "quantity", entity, unit_of(entity)))
-    defined: set[str] = set()
-    for item in parsed:
-        entity = str(item["entity"])
-        sid = f"q_{slugs[entity]}"
-        kind = item["kind"]
-        label = f"{item['path']}.{kind}"
-        if kind == "fact":
-            facts.append(
-                BoundFact(
-                    symbol_id=sid,
-                    value=format_exact(_fraction(item, "value")),
-                    unit=unit_of(entity),
-                    source_span=span(SOURCE_ID, label),
-                )
+    def fact(self, relation: _Relation) -> None:
+        """``fact``: the entity's quantity is the value."""
+        self.facts.append(
+            BoundFact(
+                symbol_id=self.quantity(relation.entity),
+                value=format_exact(relation.number),
+                unit=self.unit_of(relation.entity),
+                source_span=span(SOURCE_ID, relation.label),
             )
-            continue
-        if entity in defined:
-            raise MathGraphError("redeclared_state", f"{entity} is defined by two relations", str(item["path"]))
-        defined.add(entity)
-        if kind == "sum_of":
-            parts = [f"q_{slugs[p]}" for p in item["parts"]]  # type: ignore[attr-defined]
-            rhs = sympy.Add(*[symbol(p) for p in parts])
-            equations.append(_eq(sid, rhs, "add", label, dict.fromkeys(parts, "operand")))
-            continue
-        ref_id = f"q_{slugs[str(item['ref'])]}"
-        ref = symbol(ref_id)
-        if kind in ("more_than", "fewer_than"):
-            sign = 1 if kind == "more_than" else -1
-            equations.append(
-                _eq(
-                    sid,
-                    ref + sign * rational(_fraction(item, "delta")),
-                    "compare_additive",
-                    label,
-                    {ref_id: "reference"},
-                    literal_unit=unit_of(entity),
-                )
-            )
-        elif kind == "times_as_many":
-            equations.append(
-                _eq(
-                    sid,
-                    rational(_fraction(item, "factor")) * ref,
-                    "compare_multiplicative",
-                    label,
-                    {ref_id: "reference"},
-                )
-            )
-        else:
-            divisor = f"{sid}__divisor"
-            symbols.append(_sym(divisor, f"{entity}.divisor", "ratio", None, None))
-            facts.append(
-                BoundFact(
-                    symbol_id=divisor,
-                    value=format_exact(_fraction(item, "divisor")),
-                    source_span=span(SOURCE_ID, label),
-                )
-            )
-            equations.append(
-                _eq(sid, ref / symbol(divisor), "divide", label, {ref_id: "reference", divisor: "divisor"})
-            )
-    uid = f"unknown_{slugs[q_entity]}_{slug(q_unit)}"
-    ulabel = f"{q_entity}|{q_unit}"
-    symbols.append(_sym(uid, ulabel, "unknown", q_entity, q_unit))
-    try:
-        base = BindingGraph(symbols=tuple(symbols), facts=tuple(facts), equations=tuple(equations))
-        probe = BoundUnknown(
-            symbol_id=uid,
-            question_span=span(SOURCE_ID, ulabel),
-            state_index=resolve_state_index(base),
-            question_form="identity",
-            expected_unit=q_unit,
         )
-        form = infer_question_form(base, probe, vocab if vocab is not None else default_vocabulary())
-        unknown = BoundUnknown(
-            symbol_id=uid,
-            question_span=probe.question_span,
-            state_index=probe.state_index,
-            question_form=form,
-            expected_unit=q_unit,
+
+    def sum_of(self, relation: _Relation) -> None:
+        """``sum_of``: the entity's quantity is the sum of the parts' quantities."""
+        parts = [self.quantity(p) for p in relation.parts]
+        rhs = sympy.Add(*[symbol(p) for p in parts])
+        self.equations.append(
+            _eq(self.quantity(relation.entity), rhs, "add", relation.label, dict.fromkeys(parts, "operand"))
         )
-        return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(unknown,))
-    except BindingGraphError as exc:
-        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
-    except QuestionTargetError as exc:
-        raise MathGraphError(exc.reason, exc.detail, "query") from None
+
+    def compare_additive(self, relation: _Relation) -> None:
+        """``more_than`` / ``fewer_than``: the reference's quantity plus or minus the delta."""
+        ref_id = self.quantity(relation.ref)
+        sign = 1 if relation.kind == "more_than" else -1
+        self.equations.append(
+            _eq(
+                self.quantity(relation.entity),
+                symbol(ref_id) + sign * rational(relation.number),
+                "compare_additive",
+                relation.label,
+                {ref_id: "reference"},
+                literal_unit=self.unit_of(relation.entity),
+            )
+        )
+
+    def times_as_many(self, relation: _Relation) -> None:
+        """``times_as_many``: the factor times the reference's quantity."""
+        ref_id = self.quantity(relation.ref)
+        self.equations.append(
+            _eq(
+                self.quantity(relation.entity),
+                rational(relation.number) * symbol(ref_id),
+                "compare_multiplicative",
+                relation.label,
+                {ref_id: "reference"},
+            )
+        )
+
+    def divide_by(self, relation: _Relation) -> None:
+        """``divide_by``: the reference's quantity over a divisor symbol (``q_<slug>__divisor``) bound to the divisor."""
+        sid = self.quantity(relation.entity)
+        ref_id = self.quantity(relation.ref)
+        divisor = f"{sid}__divisor"
+        self.symbols.append(_sym(divisor, f"{relation.entity}.divisor", "ratio", None, None))
+        self.facts.append(
+            BoundFact(
+                symbol_id=divisor,
+                value=format_exact(relation.number),
+                source_span=span(SOURCE_ID, relation.label),
+            )
+        )
+        self.equations.append(
+            _eq(
+                sid,
+                symbol(ref_id) / symbol(divisor),
+                "divide",
+                relation.label,
+                {ref_id: "reference", divisor: "divisor"},
+            )
+        )
+
+    def graph(self, q_entity: str, q_unit: str, vocab: UnitVocabulary | None) -> BindingGraph:
+        """The binding graph with the query's unknown, its question form read with ``vocab`` (default: the default one).
+
+        Raises:
+            MathGraphError: the graph's or the question target's refusal (the query's at ``query``).
+        """
+        uid = f"unknown_{self.slugs[q_entity]}_{slug(q_unit)}"
+        ulabel = f"{q_entity}|{q_unit}"
+        self.symbols.append(_sym(uid, ulabel, "unknown", q_entity, q_unit))
+        try:
+            base = BindingGraph(symbols=tuple(self.symbols), facts=tuple(self.facts), equations=tuple(self.equations))
+            probe = BoundUnknown(
+                symbol_id=uid,
+                question_span=span(SOURCE_ID, ulabel),
+                state_index=resolve_state_index(base),
+                question_form="identity",
+                expected_unit=q_unit,
+            )
+            form = infer_question_form(base, probe, vocab if vocab is not None else default_vocabulary())
+            unknown = BoundUnknown(
+                symbol_id=uid,
+                question_span=probe.question_span,
+                state_index=probe.state_index,
+                question_form=form,
+                expected_unit=q_unit,
+            )
+            return BindingGraph(symbols=base.symbols, facts=base.facts, equations=base.equations, unknowns=(unknown,))
+        except BindingGraphError as exc:
+            raise MathGraphError(exc.reason, exc.detail, exc.path) from None
+        except QuestionTargetError as exc:
+            raise MathGraphError(exc.reason, exc.detail, "query") from None
 
 
-def _fraction(item: Mapping[str, object], key: str) -> Fraction:
-    value = item[key]
-    if not isinstance(value, Fraction):  # exact() set it above; a relation is never read from anything else
-        raise MathGraphError("malformed_input", f"{key} is not an exact number", key)
-    return value
+_RELATION_BINDERS: Final[dict[str, Callable[[_RelationBinder, _Relation], None]]] = {
+    "fact": _RelationBinder.fact,
+    "more_than": _RelationBinder.compare_additive,
+    "fewer_than": _RelationBinder.compare_additive,
+    "times_as_many": _RelationBinder.times_as_many,
+    "divide_by": _RelationBinder.divide_by,
+    "sum_of": _RelationBinder.sum_of,
+}
+"""The handler of each relation kind (:data:`RELATION_KINDS`); :meth:`_RelationBinder.bind` refuses any other."""
 
 
 def _sym(symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> SymbolBinding:

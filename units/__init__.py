@@ -6,6 +6,7 @@ Knows nothing of graphs; never imports sympy.  See SPEC §3.
 from units.dimension import BASE_DIMENSIONS, DimensionVector
 from units.errors import RefusalError, UnitRefusal
 from units.lexicon import load_lexicon
+from units.version import distribution_version
 from units.vocabulary import UnitRef, UnitVocabulary, default_vocabulary
 
 __all__ = [
@@ -21,9 +22,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> str:
-    if name == "__version__":  # the distribution's version, read on first use
-        from units.version import distribution_version
-
+    """``__version__``: the distribution's version, read on first use (PEP 562)."""
+    if name == "__version__":
         return distribution_version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

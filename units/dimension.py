@@ -21,6 +21,8 @@ MAX_DIMENSION_POWER: Final[int] = 64
 
 _AXIS_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(BASE_DIMENSIONS)}
 _CANONICAL: dict[tuple[int, ...], str] = {}  # exponents -> canonical string (a pure function, memoized)
+_CANONICAL_CACHE_SIZE: Final[int] = 4096  # most memoized strings: a bound on memory, not on correctness
+_MAX_CANONICAL_CHARS: Final[int] = 200  # longest text from_json reads (all six axes at MAX_DIMENSION_POWER spell 60)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -39,7 +41,7 @@ class DimensionVector:
     exponents: tuple[int, int, int, int, int, int]
 
     def __post_init__(self) -> None:
-        exps = self.exponents
+        exps: object = self.exponents  # typed, but an untyped caller may pass anything
         if not isinstance(exps, tuple) or len(exps) != len(BASE_DIMENSIONS) or any(type(e) is not int for e in exps):
             raise UnitRefusal("malformed_input", "exponents must be a 6-tuple of int", exps)
 
@@ -91,7 +93,7 @@ class DimensionVector:
         else:
             head = "*".join(nums) if nums else "1"
             text = f"{head}/{'*'.join(dens)}" if dens else head
-        if len(_CANONICAL) < 4096:
+        if len(_CANONICAL) < _CANONICAL_CACHE_SIZE:
             _CANONICAL[self.exponents] = text
         return text
 
@@ -110,7 +112,7 @@ class DimensionVector:
             UnitRefusal: ``malformed_input`` naming ``path``, for anything else;
                 ``input_too_large`` for a power above :data:`MAX_DIMENSION_POWER`.
         """
-        if not isinstance(data, str) or not data or len(data) > 200:
+        if not isinstance(data, str) or not data or len(data) > _MAX_CANONICAL_CHARS:
             raise UnitRefusal("malformed_input", "a dimension is its canonical string", data, path)
         if data == "dimensionless":
             return DIMENSIONLESS

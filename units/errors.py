@@ -155,7 +155,7 @@ def clip(value: object, limit: int = 80) -> str:
         return f"<int of about {int(value.bit_length() * 0.30103) + 1} digits>"
     try:
         text = repr(value)
-    except Exception:  # a message must never crash and hide the refusal
+    except Exception:  # noqa: BLE001 -- any input value's __repr__ may raise anything; a message must never crash and hide the refusal
         return f"<{type(value).__name__}>"
     return text if len(text) <= limit else f"{text[: limit - 3]}... ({len(text)} chars)"
 

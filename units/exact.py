@@ -59,9 +59,7 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
     if isinstance(value, float):
         return _from_float(value, path)
     if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise UnitRefusal("malformed_input", "NaN and infinities are not exact numbers", value, path)
-        return parse_exact(format(value, "f"), path=path)
+        return _from_decimal(value, path)
     if type(value).__module__.startswith("sympy"):
         return _from_sympy(value, path)
     if isinstance(value, int):
@@ -70,6 +68,11 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
         return Fraction(value)
     if not isinstance(value, str):
         raise UnitRefusal("malformed_input", f"expected an exact number, found {type(value).__name__}", value, path)
+    return _from_text(value, path)
+
+
+def _from_text(value: str, path: str) -> Fraction:
+    """A string in the module's grammar (``"5"``, ``"-2.5"``, ``"7/2"``), or a refusal naming ``path``."""
     digits = sum(ch.isdigit() for ch in value[: MAX_DIGITS * 4])
     if digits > MAX_DIGITS or len(value) > MAX_DIGITS + 4:
         raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", value, path)
@@ -89,6 +92,13 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
         return sign * Fraction(int(match["num"]), den)
     frac = match["frac"] or ""
     return sign * Fraction(int(match["int"] + frac), 10 ** len(frac))
+
+
+def _from_decimal(value: Decimal, path: str) -> Fraction:
+    """A finite ``Decimal`` read through its plain (``"f"``) text; NaN and infinities are refused."""
+    if not value.is_finite():
+        raise UnitRefusal("malformed_input", "NaN and infinities are not exact numbers", value, path)
+    return parse_exact(format(value, "f"), path=path)
 
 
 MAX_FLOAT_DIGITS: Final[int] = 15

@@ -218,27 +218,11 @@ def _check_str(row: Mapping[str, object], key: str, where: str, *, optional: boo
 
 
 def _entry_from_row(row: object, where: str) -> LexiconEntry:
+    """One lexicon row as an entry: its fields checked (:func:`_check_entry_fields`), then its lemma."""
     if not isinstance(row, dict):
         raise UnitRefusal("malformed_input", "each line must be a JSON object", type(row).__name__, where)
-    unknown = sorted(set(row) - _ENTRY_FIELDS)
-    if unknown:
-        raise UnitRefusal("malformed_input", f"unknown field(s) {unknown}", unknown[0], where)
-    for key in _REQUIRED_ENTRY:
-        if key not in row:
-            raise UnitRefusal("malformed_input", f"missing field {key!r}", key, where)
-    for key in _STR_FIELDS & set(row):
-        _check_str(row, key, f"{where}.{key}", optional=False)
-    for key in _OPT_STR_FIELDS & set(row):
-        _check_str(row, key, f"{where}.{key}", optional=True)
-    for key in _BOOL_FIELDS & set(row):
-        if not isinstance(row[key], bool):
-            raise UnitRefusal("malformed_input", f"field {key!r} must be true or false", row[key], f"{where}.{key}")
-    lists: dict[str, tuple[str, ...]] = {}
-    for key in _LIST_FIELDS:
-        value = row.get(key, [])
-        if not isinstance(value, list) or not all(type(v) is str and v for v in value):
-            raise UnitRefusal("malformed_input", f"field {key!r} must be a list of strings", value, f"{where}.{key}")
-        lists[key] = tuple(value)
+    _check_entry_fields(row, where)
+    lists = _entry_lists(row, where)
     size = row.get("default_size")
     if size is not None and (type(size) is not int or size <= 0):
         raise UnitRefusal(
@@ -263,6 +247,42 @@ def _entry_from_row(row: object, where: str) -> LexiconEntry:
         gloss=_check_str(row, "gloss", where, optional=True),
         provenance_ids=lists["provenance_ids"],
     )
+
+
+def _check_entry_fields(row: Mapping[str, object], where: str) -> None:
+    """Refuse an unknown or missing field, and a string or bool field of the wrong type, in that order.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` naming the field.
+    """
+    unknown = sorted(set(row) - _ENTRY_FIELDS)
+    if unknown:
+        raise UnitRefusal("malformed_input", f"unknown field(s) {unknown}", unknown[0], where)
+    for key in _REQUIRED_ENTRY:
+        if key not in row:
+            raise UnitRefusal("malformed_input", f"missing field {key!r}", key, where)
+    for key in _STR_FIELDS & set(row):
+        _check_str(row, key, f"{where}.{key}", optional=False)
+    for key in _OPT_STR_FIELDS & set(row):
+        _check_str(row, key, f"{where}.{key}", optional=True)
+    for key in _BOOL_FIELDS & set(row):
+        if not isinstance(row[key], bool):
+            raise UnitRefusal("malformed_input", f"field {key!r} must be true or false", row[key], f"{where}.{key}")
+
+
+def _entry_lists(row: Mapping[str, object], where: str) -> dict[str, tuple[str, ...]]:
+    """The list fields of a row (:data:`_LIST_FIELDS`) as tuples of strings; an absent one is empty.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for a field that is not a list of non-empty strings.
+    """
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in _LIST_FIELDS:
+        value = row.get(key, [])
+        if not isinstance(value, list) or not all(type(v) is str and v for v in value):
+            raise UnitRefusal("malformed_input", f"field {key!r} must be a list of strings", value, f"{where}.{key}")
+        lists[key] = tuple(value)
+    return lists
 
 
 def parse_definition(text: str, *, path: str = "") -> tuple[Fraction, tuple[tuple[str, int], ...]]:
@@ -297,10 +317,14 @@ def parse_definition(text: str, *, path: str = "") -> tuple[Fraction, tuple[tupl
     return factor, tuple(powers)
 
 
+_MAX_NAME_CHARS: Final[int] = 64
+"""Longest lemma or base-dimension name a conversions row may define (our bound on what pint is handed)."""
+
+
 def _check_name(row: Mapping[str, object], key: str, where: str) -> str:
     """A lemma or base-dimension name: ``[A-Za-z][A-Za-z0-9_]*``, at most 64 characters, checked before pint sees it."""
     text = _required_str(row, key, f"{where}.{key}")
-    if len(text) > 64 or not _LEMMA.fullmatch(text):
+    if len(text) > _MAX_NAME_CHARS or not _LEMMA.fullmatch(text):
         raise UnitRefusal(
             "malformed_input", "a name is a letter then letters, digits or '_' (at most 64)", text, f"{where}.{key}"
         )
@@ -393,18 +417,23 @@ def _parse_conversions(path: Path | None, text: str | None, label: str) -> dict[
     return table
 
 
+_VISITING: Final[int] = 1  # depth-first search: the lemma is on the current path (seeing it again is a cycle)
+_VISITED: Final[int] = 2  # depth-first search: every definition below the lemma is acyclic
+
+
 def _cycle(table: Mapping[str, Conversion]) -> str:
+    """The first lemma, in sorted order, from which the definitions refer back in a cycle, or ``""``."""
     state: dict[str, int] = {}
 
     def visit(lemma: str) -> bool:
-        if state.get(lemma) == 1:
+        if state.get(lemma) == _VISITING:
             return True
-        if state.get(lemma) == 2:
+        if state.get(lemma) == _VISITED:
             return False
-        state[lemma] = 1
+        state[lemma] = _VISITING
         if any(visit(dep) for dep, _ in table[lemma].of if dep in table):
             return True
-        state[lemma] = 2
+        state[lemma] = _VISITED
         return False
 
     for lemma in sorted(table):
@@ -467,28 +496,16 @@ def load_lexicon(path: str | Path, conversions: str | Path | None = None) -> Lex
             ``input_too_large`` for a file over :data:`MAX_FILE_BYTES`;
             :class:`~units.errors.LexiconError` listing every bad row (line and field).
     """
-    if not isinstance(path, (str, Path)) or (isinstance(path, str) and not path):
+    given: object = path  # typed, but an untyped caller may pass anything
+    if not isinstance(given, (str, Path)) or (isinstance(given, str) and not given):
         raise UnitRefusal("malformed_input", "path must be a non-empty str or Path", path)
-    if conversions is not None and (not isinstance(conversions, (str, Path)) or conversions == ""):
+    beside: object = conversions
+    if beside is not None and (not isinstance(beside, (str, Path)) or beside == ""):
         detail = "conversions must be None or a non-empty str or Path"
         raise UnitRefusal("malformed_input", detail, conversions, "conversions")
-    lexicon_path = Path(path)
-    if lexicon_path.is_dir():
-        for name in ("lexicon.jsonl", LEXICON_FILE):
-            if (lexicon_path / name).is_file():
-                folder, lexicon_path = lexicon_path, lexicon_path / name
-                break
-        else:
-            raise UnitRefusal("malformed_input", f"folder has no lexicon.jsonl or {LEXICON_FILE}", str(path))
-    else:
-        folder = lexicon_path.parent
+    folder, lexicon_path = _lexicon_file(path)
     entries = _parse_entries(lexicon_path, None, str(lexicon_path))
-    conv_path: Path | None = Path(conversions) if conversions is not None else None
-    if conv_path is None:
-        for name in ("conversions.jsonl", CONVERSIONS_FILE):
-            if (folder / name).is_file():
-                conv_path = folder / name
-                break
+    conv_path = Path(conversions) if conversions is not None else _conversions_beside(folder)
     embedded = _parse_conversions(None, _embedded_text(CONVERSIONS_FILE), CONVERSIONS_FILE)
     if conv_path is None:
         return _complete(entries, embedded, (), str(lexicon_path))
@@ -499,6 +516,30 @@ def load_lexicon(path: str | Path, conversions: str | Path | None = None) -> Lex
         return _complete(entries, embedded, discrepancies, str(lexicon_path))
     table = _parse_conversions(conv_path, None, str(conv_path))
     return _complete(entries, table, (), str(lexicon_path))
+
+
+def _lexicon_file(path: str | Path) -> tuple[Path, Path]:
+    """``(folder, lexicon file)`` of a lexicon path: a file and its folder, or a pack folder and its lexicon.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for a folder holding neither ``lexicon.jsonl`` nor
+            :data:`LEXICON_FILE`.
+    """
+    lexicon_path = Path(path)
+    if not lexicon_path.is_dir():
+        return lexicon_path.parent, lexicon_path
+    for name in ("lexicon.jsonl", LEXICON_FILE):
+        if (lexicon_path / name).is_file():
+            return lexicon_path, lexicon_path / name
+    raise UnitRefusal("malformed_input", f"folder has no lexicon.jsonl or {LEXICON_FILE}", str(path))
+
+
+def _conversions_beside(folder: Path) -> Path | None:
+    """The conversions file in a lexicon's folder (upstream ``conversions.jsonl``, else ours), or ``None``."""
+    for name in ("conversions.jsonl", CONVERSIONS_FILE):
+        if (folder / name).is_file():
+            return folder / name
+    return None
 
 
 def _complete(
@@ -634,7 +675,7 @@ def _exact_edge(conversions: Mapping[str, Conversion], src: str, dst: str) -> tu
     s_scale, s_dims = root_scale(conversions, src)
     d_scale, d_dims = root_scale(conversions, dst)
     if s_dims != d_dims:
-        kinds = {d for d in (*s_dims, *d_dims) if d in ("calendar",)}
+        kinds = {d for d in (*s_dims, *d_dims) if d == "calendar"}
         if kinds and {"time"} & {*s_dims, *d_dims}:
             return "calendar units convert to days or weeks only under a declared convention"
         return (

@@ -82,6 +82,26 @@ UNCHANGED_PLURALS: Final[frozenset[str]] = frozenset(
 _NOT_PLURAL_ENDINGS: Final[tuple[str, ...]] = ("ss", "us")
 """A word ending so is taken as singular already (``glass``, ``bus``)."""
 
+_MIN_PLURAL_CHARS: Final[int] = 3
+"""A shorter word (``as``, ``is``) is taken as singular already: no English plural is a letter and an ``s``."""
+
+_Cuts = tuple[tuple[int, str], ...]
+"""The singular candidates of a suffix rule: drop ``cut`` letters from the end, then append ``ending``."""
+
+_SUFFIX_RULES: Final[tuple[tuple[tuple[str, ...], int, _Cuts], ...]] = (
+    # (endings, shortest word the rule applies to, candidates), tried in order; English plural rules
+    (("ies",), 5, ((3, "y"), (1, ""))),  # berries: berry, berrie (a 4-letter "-ies" word such as "dies" is plain)
+    (("ves",), 0, ((3, "f"), (3, "fe"), (1, ""))),  # wolves: wolf, wolfe, wolve
+    (("zzes",), 0, ((3, ""), (2, ""))),  # buzzes: buzz, buzze
+    (("ches", "shes", "sses", "xes"), 0, ((2, ""), (1, ""))),  # boxes: box, boxe
+    (("uses",), 0, ((1, ""), (2, ""))),  # causes: cause, caus
+    (("is",), 0, ((0, ""), (1, ""))),  # basis: basis, basi
+)
+"""The suffix rules of :func:`singular_candidates`, the likeliest candidate of each first."""
+
+_PLAIN_PLURAL: Final[_Cuts] = ((1, ""),)
+"""Any other word ending in ``s``: drop it (``apples``: ``apple``)."""
+
 _LEMMA_UNSAFE: Final = re.compile(r"[^a-z0-9]+")
 
 MIN_NEAR_MISS_CHARS: Final[int] = 3
@@ -105,21 +125,18 @@ def singular_candidates(word: str) -> tuple[str, ...]:
     """
     if word in IRREGULAR_PLURALS:
         return (IRREGULAR_PLURALS[word],)
-    if word in UNCHANGED_PLURALS or not word.endswith("s") or word.endswith(_NOT_PLURAL_ENDINGS) or len(word) < 3:
+    if (
+        word in UNCHANGED_PLURALS
+        or not word.endswith("s")
+        or word.endswith(_NOT_PLURAL_ENDINGS)
+        or len(word) < _MIN_PLURAL_CHARS
+    ):
         return (word,)
-    if word.endswith("ies") and len(word) > 4:
-        return (word[:-3] + "y", word[:-1])
-    if word.endswith("ves"):
-        return (word[:-3] + "f", word[:-3] + "fe", word[:-1])
-    if word.endswith("zzes"):
-        return (word[:-3], word[:-2])
-    if word.endswith(("ches", "shes", "sses", "xes")):
-        return (word[:-2], word[:-1])
-    if word.endswith("uses"):
-        return (word[:-1], word[:-2])
-    if word.endswith("is"):
-        return (word, word[:-1])
-    return (word[:-1],)
+    cuts = next(
+        (cuts for endings, shortest, cuts in _SUFFIX_RULES if word.endswith(endings) and len(word) >= shortest),
+        _PLAIN_PLURAL,
+    )
+    return tuple(word[: len(word) - cut] + ending for cut, ending in cuts)
 
 
 def plural_forms(word: str) -> tuple[str, ...]:
@@ -312,21 +329,34 @@ def near_misses(
     for noun in dict.fromkeys(nouns):
         low = noun.casefold()
         hit = next((folded[f] for f in sorted(forms[noun]) if f in folded and folded[f] != noun), None)
-        if hit is None:  # the closest unit of a kind in use, if any is a likely typo
-            close = [
-                (edit_distance(low, s.casefold(), 2), i) for i, s in enumerate(in_use) if typo_apart(low, s.casefold())
-            ]
-            hit = in_use[min(close)[1]] if close else None
-        if hit is None and len(low) >= MIN_NEAR_MISS_CHARS:
-            for surface in (s for n in (len(low) - 1, len(low), len(low) + 1) for s in by_len.get(n, ())):
-                if one_edit_apart(low, surface.casefold(), substitution=False):
-                    hit = surface
-                    break
+        if hit is None:
+            hit = _typo_of_unit_in_use(low, in_use)
+        if hit is None:
+            hit = _one_edit_of_lexicon(low, by_len)
         if hit is None:
             hit = next((other for other in others if other != noun and _misses(noun, other, forms, lemmas)), None)
         if hit is not None:
             out.append((noun, hit))
     return out
+
+
+def _typo_of_unit_in_use(low: str, in_use: Sequence[str]) -> str | None:
+    """The closest unit of a kind the input uses of which ``low`` is a likely typo (:func:`typo_apart`), if any."""
+    close = [(edit_distance(low, s.casefold(), 2), i) for i, s in enumerate(in_use) if typo_apart(low, s.casefold())]
+    return in_use[min(close)[1]] if close else None
+
+
+def _one_edit_of_lexicon(low: str, by_len: Mapping[int, Sequence[str]]) -> str | None:
+    """The first lexicon surface one insertion, deletion or swap from ``low`` (no replacement), if ``low`` is long enough.
+
+    ``by_len`` holds the surfaces of at least :data:`MIN_NEAR_MISS_CHARS` letters by length.
+    """
+    if len(low) < MIN_NEAR_MISS_CHARS:
+        return None
+    for surface in (s for n in (len(low) - 1, len(low), len(low) + 1) for s in by_len.get(n, ())):
+        if one_edit_apart(low, surface.casefold(), substitution=False):
+            return surface
+    return None
 
 
 __all__ = [

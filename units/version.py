@@ -9,6 +9,7 @@ can warn.
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from typing import Final
 
 DISTRIBUTION: Final[str] = "binding-graph-verifier"
@@ -17,8 +18,6 @@ IMPORT_NAMES: Final[tuple[str, ...]] = ("units", "adapters", "verifier", "evals"
 
 def distribution_version() -> str:
     """The installed version of :data:`DISTRIBUTION`, or ``"unknown"`` when running from an uninstalled checkout."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(DISTRIBUTION)
     except PackageNotFoundError:
@@ -27,8 +26,6 @@ def distribution_version() -> str:
 
 def import_name_owners() -> dict[str, list[str]]:
     """Import name → the distributions that provide it (``importlib.metadata.packages_distributions``), sorted."""
-    from importlib.metadata import packages_distributions
-
     owners = packages_distributions()
     return {name: sorted(set(owners.get(name, []))) for name in IMPORT_NAMES}
 

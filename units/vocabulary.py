@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import pint
 
@@ -36,6 +36,16 @@ PER: Final[str] = "_per_"
 _DECLARED_SURFACE: Final = re.compile(r"[A-Za-z][A-Za-z'\-]*(?: [A-Za-z][A-Za-z'\-]*)*")
 _LEMMA_ID: Final = re.compile(r"[a-z][a-z0-9_]*")
 _CALENDAR: Final = "calendar"
+_COUNT: Final = DimensionVector.from_axes({"count": 1})
+
+_MAX_NOUN_CHARS: Final[int] = 64
+"""Longest declared count-noun surface or lemma (``malformed_input`` beyond; the lexicon's own names are shorter)."""
+
+_MAX_COUNT_NOUNS: Final[int] = 10_000
+"""Most count nouns one declaration may carry (SPEC §8 bounds: ``input_too_large`` beyond)."""
+
+_REPR_COUNT_NOUNS: Final[int] = 5
+"""Declared count nouns a vocabulary's ``repr`` lists before ``+N`` for the rest."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -134,6 +144,49 @@ def _divisible_specs(nouns: Mapping[object, object]) -> tuple[dict[object, objec
     return plain, divisible, whole
 
 
+def _noun_specs(nouns: Mapping[str, str] | Iterable[str]) -> Mapping[Any, object]:
+    """A count-noun declaration as ``surface -> spec``: a mapping as given, surfaces with their derived lemmas.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for a lone string or another non-collection, or a
+            surface that is not a count noun's text; ``input_too_large`` beyond
+            :data:`_MAX_COUNT_NOUNS`.
+    """
+    if isinstance(nouns, (str, bytes)) or not isinstance(nouns, (Mapping, Iterable)):
+        raise UnitRefusal(
+            "malformed_input",
+            "count nouns must be a mapping surface -> lemma or a collection of surfaces (not one string)",
+            type(nouns).__name__,
+        )
+    # a mapping's keys and values are whatever the caller passed: each is checked where it is read
+    specs: Mapping[Any, object] = nouns if isinstance(nouns, Mapping) else _nouns_from_surfaces(nouns)
+    if len(specs) > _MAX_COUNT_NOUNS:
+        raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(specs))
+    return specs
+
+
+def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
+    """Surfaces as a reader wrote them, each with its lemma (:func:`units.nouns.noun_lemmas`).
+
+    Beyond :data:`_MAX_COUNT_NOUNS` surfaces no lemma is derived (the caller refuses the size).
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for a surface that is not a string or not a count noun's text.
+    """
+    surfaces = list(itertools.islice(nouns, _MAX_COUNT_NOUNS + 1))
+    for surface in surfaces:
+        if not isinstance(surface, str):
+            raise UnitRefusal("malformed_input", "a count noun must be a string", surface, "count_nouns")
+        if len(surface) > _MAX_NOUN_CHARS or not _DECLARED_SURFACE.fullmatch(surface):
+            raise UnitRefusal(
+                "malformed_input",
+                "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)",
+                surface,
+                "count_nouns",
+            )
+    return noun_lemmas(surfaces) if len(surfaces) <= _MAX_COUNT_NOUNS else dict.fromkeys(surfaces, "")
+
+
 class UnitVocabulary:
     """The closed ``en_units_v1`` vocabulary and its restricted pint registry.
 
@@ -172,7 +225,9 @@ class UnitVocabulary:
         _check_definitions(parts.conversions)
         try:
             self._registry = build_registry(parts.conversions)
-        except Exception as exc:  # pint's own parse errors: a definition it cannot read is our input error
+        except (pint.errors.PintError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            # pint's own errors (a definition it cannot take) and the builtin ones its internals raise:
+            # a definition the registry cannot read is our input error, never an untranslated pint error
             raise UnitRefusal(
                 "malformed_input", f"the registry cannot define these units: {exc}", "conversions"
             ) from None
@@ -313,37 +368,7 @@ class UnitVocabulary:
                 ``[A-Za-z' -]`` / ``[a-z0-9_]``, or a lemma that names a non-count unit;
                 ``input_too_large`` for over 10,000 nouns.
         """
-        if isinstance(nouns, (str, bytes)) or not isinstance(nouns, (Mapping, Iterable)):
-            raise UnitRefusal(
-                "malformed_input",
-                "count nouns must be a mapping surface -> lemma or a collection of surfaces (not one string)",
-                type(nouns).__name__,
-            )
-        if not isinstance(nouns, Mapping):
-            surfaces = list(itertools.islice(nouns, 10_001))
-            for surface in surfaces:
-                if not isinstance(surface, str):
-                    raise UnitRefusal("malformed_input", "a count noun must be a string", surface, "count_nouns")
-                if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface):
-                    raise UnitRefusal(
-                        "malformed_input",
-                        "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)",
-                        surface,
-                        "count_nouns",
-                    )
-            nouns = noun_lemmas(surfaces) if len(surfaces) <= 10_000 else dict.fromkeys(surfaces, "")
-        if len(nouns) > 10_000:
-            raise UnitRefusal("input_too_large", "more than 10,000 count nouns", len(nouns))
-        specs, divisible, specs_false = _divisible_specs(nouns)  # type: ignore[arg-type]
-        whole: set[str] = {lemma for surface in specs_false if isinstance(lemma := specs[surface], str)}
-        clash = (divisible | self._parts.divisible) & (whole | self._parts.indivisible)
-        if clash:
-            raise UnitRefusal(
-                "malformed_input",
-                "declared both divisible and not divisible (one kind is one or the other)",
-                sorted(clash),
-                "count_nouns",
-            )
+        specs, divisible, whole = self._divisibility(_noun_specs(nouns))
         table = dict(self._parts.conversions)
         declared = dict(self._parts.count_nouns)
         new_lemmas = {lemma for _, lemma in self._parts.count_nouns}
@@ -353,63 +378,114 @@ class UnitVocabulary:
                 raise UnitRefusal(
                     "malformed_input", "surface and lemma must be strings", (raw_surface, raw_lemma), path
                 )
-            surface, lemma = raw_surface, raw_lemma
-            lexicon_surface = surface in self._by_surface and surface not in dict(self._parts.count_nouns)
-            if lexicon_surface and lemma in divisible and self._by_surface[surface].lemma == lemma:
-                self._divisible_kind(self._by_surface[surface], path)  # a lexicon container, declared divisible
-                continue
-            if lemma in divisible and lemma in self._parts.lexicon.conversions:
-                raise UnitRefusal(
-                    "malformed_input",
-                    f"would make every {lemma!r} of the lexicon divisible through another name; declare a kind of"
-                    f" its own ({surface}={{'lemma': <new lemma>, 'divisible': True}}) or the container itself",
-                    lemma,
-                    path,
-                )
+            if self._declares(raw_surface, raw_lemma, path, divisible=divisible, declared=declared):
+                self._declare_lemma(raw_surface, raw_lemma, path, table=table, new_lemmas=new_lemmas)
+                declared[raw_surface] = raw_lemma
+        return self._with_declared(table, declared, divisible, whole)
 
-            if len(surface) > 64 or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
+    def _divisibility(self, nouns: Mapping[object, object]) -> tuple[dict[object, object], set[str], set[str]]:
+        """``(surface -> lemma, lemmas declared divisible, lemmas declared not divisible)`` of a declaration.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` for a bad spec (:func:`_divisible_specs`), or a
+                kind declared divisible and not divisible (here, or by this vocabulary before).
+        """
+        specs, divisible, specs_false = _divisible_specs(nouns)
+        whole: set[str] = {lemma for surface in specs_false if isinstance(lemma := specs[surface], str)}
+        clash = (divisible | self._parts.divisible) & (whole | self._parts.indivisible)
+        if clash:
+            raise UnitRefusal(
+                "malformed_input",
+                "declared both divisible and not divisible (one kind is one or the other)",
+                sorted(clash),
+                "count_nouns",
+            )
+        return specs, divisible, whole
+
+    def _declares(
+        self, surface: str, lemma: str, path: str, *, divisible: set[str], declared: Mapping[str, str]
+    ) -> bool:
+        """Whether ``surface`` -> ``lemma`` declares a noun (``False``: a lexicon container made divisible, or a repeat).
+
+        Checks, in order: a lexicon container declared divisible under its own lemma; a
+        divisible lemma of the lexicon under another name; the surface's and the lemma's
+        spelling; a surface the vocabulary resolves already.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` naming ``path``.
+        """
+        lexicon_surface = surface in self._by_surface and surface not in dict(self._parts.count_nouns)
+        if lexicon_surface and lemma in divisible and self._by_surface[surface].lemma == lemma:
+            self._divisible_kind(self._by_surface[surface], path)  # a lexicon container, declared divisible
+            return False
+        if lemma in divisible and lemma in self._parts.lexicon.conversions:
+            raise UnitRefusal(
+                "malformed_input",
+                f"would make every {lemma!r} of the lexicon divisible through another name; declare a kind of"
+                f" its own ({surface}={{'lemma': <new lemma>, 'divisible': True}}) or the container itself",
+                lemma,
+                path,
+            )
+        if len(surface) > _MAX_NOUN_CHARS or not _DECLARED_SURFACE.fullmatch(surface) or PER in surface:
+            raise UnitRefusal(
+                "malformed_input",
+                "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)",
+                surface,
+                path,
+            )
+        if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > _MAX_NOUN_CHARS or PER in lemma:
+            raise UnitRefusal(
+                "malformed_input", "a lemma is lower-case letters, digits and '_' (no '_per_')", lemma, path
+            )
+        if surface in self._by_surface or surface in self._non_units:
+            existing = self._by_surface[surface].lemma if surface in self._by_surface else self._non_units[surface]
+            if declared.get(surface) == lemma:
+                return False
+            raise UnitRefusal(
+                "malformed_input", f"already a lexicon surface (of {existing!r}); cannot redeclare", surface, path
+            )
+        return True
+
+    def _declare_lemma(
+        self, surface: str, lemma: str, path: str, *, table: dict[str, Conversion], new_lemmas: set[str]
+    ) -> None:
+        """Check the lemma a noun is declared as, and add a new one to ``table`` as a count kind of its own.
+
+        An existing lemma must be a count kind itself (not a measure, nor a fixed multiple
+        such as a dozen); a lexicon surface is not a lemma.
+
+        Raises:
+            UnitRefusal: ``malformed_input`` naming ``path``.
+        """
+        if lemma in table and lemma not in new_lemmas:
+            ref = self._by_lemma.get(lemma)
+            if ref is None or ref.dimension != _COUNT:
+                raise UnitRefusal("malformed_input", "maps onto a lemma that is not a count kind", lemma, path)
+            if ref.scale != 1:
                 raise UnitRefusal(
                     "malformed_input",
-                    "a count noun is letters, apostrophes, hyphens and single spaces (at most 64)",
-                    surface,
-                    path,
-                )
-            if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > 64 or PER in lemma:
-                raise UnitRefusal(
-                    "malformed_input", "a lemma is lower-case letters, digits and '_' (no '_per_')", lemma, path
-                )
-            if surface in self._by_surface or surface in self._non_units:
-                existing = self._by_surface[surface].lemma if surface in self._by_surface else self._non_units[surface]
-                if declared.get(surface) == lemma:
-                    continue
-                raise UnitRefusal(
-                    "malformed_input", f"already a lexicon surface (of {existing!r}); cannot redeclare", surface, path
-                )
-            if lemma in table and lemma not in new_lemmas:
-                ref = self._by_lemma.get(lemma)
-                if ref is None or ref.dimension != DimensionVector.from_axes({"count": 1}):
-                    raise UnitRefusal("malformed_input", "maps onto a lemma that is not a count kind", lemma, path)
-                if ref.scale != 1:
-                    raise UnitRefusal(
-                        "malformed_input",
-                        f"maps onto a fixed multiple ({ref.scale} of its kind), not a kind; map onto the kind itself",
-                        lemma,
-                        path,
-                    )
-            elif lemma not in new_lemmas and (lemma in self._by_surface or lemma in self._non_units):
-                target = self._by_surface[lemma].lemma if lemma in self._by_surface else self._non_units[lemma]
-                raise UnitRefusal(
-                    "malformed_input",
-                    f"is a lexicon surface (of {target!r}), not a new lemma; map onto the lemma {target!r}",
+                    f"maps onto a fixed multiple ({ref.scale} of its kind), not a kind; map onto the kind itself",
                     lemma,
                     path,
                 )
-            elif lemma not in table:
-                table[lemma] = Conversion(
-                    lemma=lemma, base_dimension=lemma, axis="count", source=f"declared count noun {surface!r}"
-                )
-                new_lemmas.add(lemma)
-            declared[surface] = lemma
+        elif lemma not in new_lemmas and (lemma in self._by_surface or lemma in self._non_units):
+            target = self._by_surface[lemma].lemma if lemma in self._by_surface else self._non_units[lemma]
+            raise UnitRefusal(
+                "malformed_input",
+                f"is a lexicon surface (of {target!r}), not a new lemma; map onto the lemma {target!r}",
+                lemma,
+                path,
+            )
+        elif lemma not in table:
+            table[lemma] = Conversion(
+                lemma=lemma, base_dimension=lemma, axis="count", source=f"declared count noun {surface!r}"
+            )
+            new_lemmas.add(lemma)
+
+    def _with_declared(
+        self, table: dict[str, Conversion], declared: Mapping[str, str], divisible: set[str], whole: set[str]
+    ) -> UnitVocabulary:
+        """The vocabulary declaring ``declared`` over ``table``: a cached one, else a new derivation (:meth:`_derive`)."""
         key = tuple(sorted(declared.items()))
         divisible |= self._parts.divisible
         indivisible = frozenset(whole) | self._parts.indivisible
@@ -432,7 +508,7 @@ class UnitVocabulary:
         Items have fixed multiples (dozen, pair, gross) and people do not divide; a
         container of unstated size is the lexicon's one count kind that may (SPEC §5).
         """
-        if ref.dimension != DimensionVector.from_axes({"count": 1}) or ref.scale != 1:
+        if ref.dimension != _COUNT or ref.scale != 1:
             raise UnitRefusal(
                 "malformed_input",
                 "only a count kind can be declared divisible (not a multiple or a measure)",
@@ -504,7 +580,7 @@ class UnitVocabulary:
             for part in parts:
                 if part in self._by_surface or part in self._by_lemma or part in self._non_units:
                     continue
-                if len(part) <= 64 and _DECLARED_SURFACE.fullmatch(part):
+                if len(part) <= _MAX_NOUN_CHARS and _DECLARED_SURFACE.fullmatch(part):
                     out[part] = None
         return tuple(out)
 
@@ -576,45 +652,66 @@ class UnitVocabulary:
         """
         base = self._noun_base_vocabulary()
         out = object.__new__(UnitVocabulary)
-        out._parts = parts
-        out._lock = threading.Lock()
-        out._derived = {}
-        out._facts = {}
-        out._noun_base = base
-        out._defined = base._defined
-        out._registry = base._registry
-        out._axis = dict(self._axis)
-        out._non_units = self._non_units
-        out._composites = {}
-        out._by_lemma = dict(self._by_lemma)
-        out._by_surface = dict(self._by_surface)
+        out._copy_tables(self, base, parts)
+        out._add_count_nouns(self, base, added)
+        return out
+
+    def _copy_tables(self, source: UnitVocabulary, base: UnitVocabulary, parts: _Parts) -> None:
+        """Start a derived vocabulary (for :meth:`_derive`): ``source``'s tables over ``parts``, in ``base``'s registry.
+
+        The registry and its set of defined names are ``base``'s own objects, shared; the
+        tables are copies, so a derivation never changes ``source``.  Every unit in a
+        vocabulary's tables comes from that vocabulary's registry, so when ``source``'s
+        registry is not ``base``'s (``source`` was built, not derived), the tables take
+        ``base``'s units of the same names.
+        """
+        self._parts = parts
+        self._lock = threading.Lock()
+        self._derived = {}
+        self._facts = {}
+        self._noun_base = base
+        self._defined = base._defined
+        self._registry = base._registry
+        self._axis = dict(source._axis)
+        self._non_units = source._non_units
+        self._composites = {}
+        self._by_lemma = dict(source._by_lemma)
+        self._by_surface = dict(source._by_surface)
+        if source._registry is not base._registry:
+            for table, shared in ((self._by_lemma, base._by_lemma), (self._by_surface, base._by_surface)):
+                for name in table:
+                    if name in shared:
+                        table[name] = shared[name]
+
+    def _add_count_nouns(self, source: UnitVocabulary, base: UnitVocabulary, added: Mapping[str, str]) -> None:
+        """Finish a derived vocabulary (for :meth:`_derive`): resolve the nouns ``added`` to ``source``.
+
+        A new count lemma is defined in the shared registry once (under ``base``'s lock,
+        which guards it), then resolved here; each added surface is its lemma's unit under
+        its own name.
+        """
+        parts = self._parts
         with base._lock:
             for lemma in sorted(set(added.values())):
                 conv = parts.conversions[lemma]
-                if conv.base_dimension is None or lemma in self._by_lemma:
+                if conv.base_dimension is None or lemma in source._by_lemma:
                     continue
                 if lemma not in base._defined:  # an exact name: pint's `in` would also accept a plural
                     define_base_unit(base._registry, lemma, conv.base_dimension)
                     base._defined.add(lemma)
-                out._axis[f"[{conv.base_dimension}]"] = conv.axis or ""
+                self._axis[f"[{conv.base_dimension}]"] = conv.axis or ""
             notes: dict[str, tuple[str, ...]] = {}
             for surface, lemma in parts.count_nouns:
                 if lemma not in parts.lexicon.conversions:
                     notes[lemma] = (*notes.get(lemma, ()), f"count_noun:{surface}={lemma}")
             for lemma in dict.fromkeys(added.values()):
-                if lemma not in self._by_lemma or lemma in notes:
-                    out._by_lemma[lemma] = out._ref(lemma, lemma, notes.get(lemma, ()))
-            if base is not self:  # the base's units were resolved against another registry: take the shared ones
-                for table, shared in ((out._by_lemma, base._by_lemma), (out._by_surface, base._by_surface)):
-                    for name, ref in table.items():
-                        if ref.unit._REGISTRY is not base._registry and name in shared:
-                            table[name] = shared[name]
+                if lemma not in source._by_lemma or lemma in notes:
+                    self._by_lemma[lemma] = self._ref(lemma, lemma, notes.get(lemma, ()))
         for surface, lemma in added.items():  # a declared surface is its lemma's unit, under its own name
-            out._by_surface[surface] = dataclasses.replace(
-                out._by_lemma[lemma], surface=surface, declarations=(f"count_noun:{surface}={lemma}",)
+            self._by_surface[surface] = dataclasses.replace(
+                self._by_lemma[lemma], surface=surface, declarations=(f"count_noun:{surface}={lemma}",)
             )
-        out._mark_divisible()
-        return out
+        self._mark_divisible()
 
     def _noun_base_vocabulary(self) -> UnitVocabulary:
         """The vocabulary whose registry this one's derivations share (built once, from this one's parts)."""
@@ -622,8 +719,9 @@ class UnitVocabulary:
             return self._noun_base
         with self._lock:
             if self._noun_base is None:
-                self._noun_base = UnitVocabulary(self._parts)
-                self._noun_base._noun_base = self._noun_base
+                base = UnitVocabulary(self._parts)
+                base._noun_base = base
+                self._noun_base = base
             return self._noun_base
 
     def with_conventions(self, conventions: Mapping[str, str]) -> UnitVocabulary:
@@ -654,7 +752,8 @@ class UnitVocabulary:
             raise UnitRefusal("malformed_input", "this vocabulary already has a convention", self._parts.conventions)
         ((key, amount_text),) = conventions.items()
         path = f"conventions[{key!r}]"
-        if not isinstance(key, str) or not isinstance(amount_text, str):
+        pair: tuple[object, object] = (key, amount_text)  # typed str, but an untyped caller may pass anything
+        if not isinstance(pair[0], str) or not isinstance(pair[1], str):
             raise UnitRefusal("malformed_input", "key and amount must be strings", (key, amount_text), path)
         anchor = self.resolve(key)
         if not anchor.is_calendar or PER in anchor.lemma:
@@ -862,8 +961,9 @@ class UnitVocabulary:
     def __repr__(self) -> str:
         parts = [f"{len(self._by_lemma)} lemmas", f"{len(self._by_surface)} surfaces"]
         if self._parts.count_nouns:
-            nouns = ", ".join(f"{s}->{lem}" for s, lem in self._parts.count_nouns[:5])
-            more = "" if len(self._parts.count_nouns) <= 5 else f", +{len(self._parts.count_nouns) - 5}"
+            shown = _REPR_COUNT_NOUNS
+            nouns = ", ".join(f"{s}->{lem}" for s, lem in self._parts.count_nouns[:shown])
+            more = "" if len(self._parts.count_nouns) <= shown else f", +{len(self._parts.count_nouns) - shown}"
             parts.append(f"count nouns: {nouns}{more}")
         if self._parts.conventions:
             parts.append("conventions: " + ", ".join(f"{k}={v}" for k, v in self._parts.conventions))
@@ -974,9 +1074,10 @@ def _int_power(power: object) -> int:
 
 def _checked_fraction(value: object, subject: str) -> Fraction:
     """Only ``int`` and ``Fraction`` cross out of pint (SPEC §11: floats never leak)."""
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
-        raise RuntimeError(f"pint returned a {type(value).__name__} for {subject}; floats must never leak")
-    return Fraction(value)
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        return Fraction(value)
+    # not the caller's type error: pint broke the contract this module relies on
+    raise RuntimeError(f"pint returned a {type(value).__name__} for {subject}; floats must never leak")
 
 
 DERIVED_CACHE_SIZE: Final[int] = 256
