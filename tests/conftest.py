@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from units import UnitVocabulary, default_vocabulary
+
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("dev")
@@ -15,10 +17,8 @@ UPSTREAM = Path(__file__).resolve().parents[1].parent / "shared" / "upstream"
 
 
 @pytest.fixture(scope="session")
-def vocab():  # type: ignore[no-untyped-def]
+def vocab() -> UnitVocabulary:
     """The default (strict) vocabulary."""
-    from units import default_vocabulary
-
     return default_vocabulary()
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from evals.runner import LANES
 from verifier.cli import main
 
 GRAPH = {
@@ -23,6 +24,7 @@ GRAPH = {
 
 
 def run(argv: list[str]) -> tuple[int, str]:
+    """Call ``main(argv)`` in-process and return its exit code and what it wrote to ``out``."""
     out = io.StringIO()
     code = main(argv, out=out)
     return code, out.getvalue()
@@ -118,7 +120,7 @@ def test_unknown_lane_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None
     assert "graphs, soundness, relational, bad_inputs, crosscheck" in capsys.readouterr().err
 
 
-def test_crosscheck_command(tmp_path: Path) -> None:
+def test_crosscheck_command() -> None:
     """Crosscheck on our fixture prints the category table; --json gives counts; exit 0 (nothing unclassified)."""
     path = Path(__file__).resolve().parents[1] / "data" / "crosscheck_equations.jsonl"
     code, text = run(["crosscheck", str(path)])
@@ -241,14 +243,14 @@ def test_score_refuses_a_rows_file_it_cannot_write_before_scoring(
 
 
 def test_score_of_a_folder_says_it_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Score given a folder is a usage error (exit 2) saying the path is not a regular file."""
     code, _ = run(["score", str(tmp_path)])
     assert code == 2
     assert capsys.readouterr().err.strip() == f"bgverify score: error: {tmp_path}: not a regular file"
 
 
 def test_lanes_help_names_every_lane(capsys: pytest.CaptureFixture[str]) -> None:
-    from evals.runner import LANES
-
+    """Lanes --help names every lane the runner knows."""
     with pytest.raises(SystemExit):
         main(["lanes", "--help"], out=io.StringIO())
     text = " ".join(capsys.readouterr().out.split())
@@ -256,6 +258,7 @@ def test_lanes_help_names_every_lane(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_score_on_a_dask_address_that_is_none_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """Score with a --dask address no scheduler can be reached at is a usage error (exit 2) naming the cause."""
     pytest.importorskip("dask.distributed")
     code, _ = run(["score", str(EXAMPLES / "corpus.jsonl"), "--dask", "nope://x:1"])
     assert code == 2
@@ -322,6 +325,7 @@ def test_check_reads_a_json_list_and_a_canonical_text_file(tmp_path: Path) -> No
 
 
 def test_a_file_that_is_not_utf8_or_empty_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file that is not UTF-8, or holds only blank lines, is a usage error (exit 2) for check and crosscheck."""
     binary = tmp_path / "b.json"
     binary.write_bytes(b"\xff\xfe\x00")
     assert run(["check", str(binary)])[0] == 2

@@ -48,7 +48,7 @@ def singular(noun: str) -> str:
         return noun[:-3] + "y"
     if noun.endswith("ves"):
         return noun[:-3] + "f"
-    return noun[:-1] if noun.endswith("s") else noun
+    return noun.removesuffix("s")
 
 
 def undeclared(vocab: UnitVocabulary, surfaces: set[str]) -> dict[str, str]:

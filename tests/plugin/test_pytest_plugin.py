@@ -26,6 +26,7 @@ NOUNS: dict[str, object] = {"count_nouns": {"apples": "apple"}}
 
 
 def case(case_id: str, expect: dict[str, object], *, vocab: dict[str, object] | None = NOUNS) -> str:
+    """One lane line: the apples graph under ``case_id`` with its expectation and, unless None, its vocab."""
     record: dict[str, object] = {"id": case_id, "format": "math_graph", "input": GRAPH, "expect": expect}
     if vocab is not None:
         record["vocab"] = vocab
@@ -33,12 +34,14 @@ def case(case_id: str, expect: dict[str, object], *, vocab: dict[str, object] | 
 
 
 def lane(pytester: pytest.Pytester, *lines: str, name: str = "lanes/cases.jsonl") -> None:
+    """Write ``lines`` as a JSONL lane file at ``name`` under the pytester folder."""
     path = pytester.path / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def ini(pytester: pytest.Pytester, *options: str) -> None:
+    """Write a pytest.ini holding ``options``, one a line."""
     pytester.makeini("[pytest]\n" + "\n".join(options) + "\n")
 
 

@@ -155,9 +155,9 @@ edits = st.lists(
 )
 
 
-@given(st.sampled_from(SEED_LINES), edits, st.booleans())
+@given(line=st.sampled_from(SEED_LINES), changes=edits, with_base=st.booleans())
 def test_mutated_canonical_lines_only_raise_math_graph_error(
-    line: str, changes: list[tuple[int, int, str]], with_base: bool
+    line: str, changes: list[tuple[int, int, str]], *, with_base: bool
 ) -> None:
     """Real canonical lines with characters deleted, duplicated, swapped or inserted are parsed or refused, never crash."""
     mutated = mutate(line, changes)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adapters import bind_math_problem_graph, graph_from_dict
+from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from units import default_vocabulary
 from verifier import Answer, Refusal, verify
 
@@ -22,8 +22,6 @@ INCHES = {"inches": Fraction(1), "feet": Fraction(12)}  # NIST SP 811: 1 ft = 12
 
 
 def _answer(graph: dict[str, object]) -> Answer | Refusal:
-    from adapters import MathGraphError
-
     try:
         bound = bind_math_problem_graph(graph_from_dict(graph), VOCAB)
     except MathGraphError as exc:
@@ -180,6 +178,7 @@ def test_the_solved_reference_is_read_by_later_operations(
 
 
 def test_neither_known_is_underdetermined() -> None:
+    """A comparison between two holdings neither of which is known is refused as underdetermined."""
     graph = {
         "entities": ["A", "R"],
         "initial_state": [],

@@ -24,7 +24,7 @@ def _text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def _answer(start: Fraction, steps: list[tuple[str, Fraction]], divisible: bool) -> Answer | Refusal:
+def _answer(start: Fraction, steps: list[tuple[str, Fraction]], *, divisible: bool) -> Answer | Refusal:
     vocab = DIVISIBLE if divisible else WHOLE
     graph = {
         "entities": ["Ana"],
@@ -39,15 +39,19 @@ def _answer(start: Fraction, steps: list[tuple[str, Fraction]], divisible: bool)
     return answer
 
 
-@given(amounts, st.lists(st.tuples(st.sampled_from(["add", "subtract"]), amounts), max_size=4), st.booleans())
+@given(
+    start=amounts,
+    steps=st.lists(st.tuples(st.sampled_from(["add", "subtract"]), amounts), max_size=4),
+    divisible=st.booleans(),
+)
 def test_pies_add_up_exactly_when_divisible(
-    start: Fraction, steps: list[tuple[str, Fraction]], divisible: bool
+    start: Fraction, steps: list[tuple[str, Fraction]], *, divisible: bool
 ) -> None:
     """Every state is checked: negative refused always, a fraction refused unless pie is divisible."""
     states = [start]
     for kind, amount in steps:
         states.append(states[-1] + amount if kind == "add" else states[-1] - amount)
-    got = _answer(start, steps, divisible)
+    got = _answer(start, steps, divisible=divisible)
     broken = [s for s in states if s < 0 or (not divisible and s.denominator != 1)]
     operands_whole = divisible or all(a.denominator == 1 for _, a in steps)
     if broken or not operands_whole:
@@ -59,6 +63,7 @@ def test_pies_add_up_exactly_when_divisible(
 
 
 def test_the_proof_lists_the_divisibility_declaration() -> None:
+    """Adding fractional pies under a divisible declaration cites ``divisible:pie`` in the proof's declarations."""
     graph = {
         "entities": ["Ana"],
         "initial_state": [{"entity": "Ana", "quantity": {"unit": "pies", "value": "1/4"}}],

@@ -40,6 +40,7 @@ def _parts(graph: MathProblemGraph) -> list[object]:
 
 @given(math_problem_graphs())
 def test_every_part_reads_back_equal_with_an_equal_hash(graph: MathProblemGraph) -> None:
+    """Every part of a graph, read back from its ``to_json``, is equal to it and hashes the same."""
     seen = set()
     for part in _parts(graph):
         kind = type(part)
@@ -81,6 +82,7 @@ def test_each_part_type_reads_its_own_layout() -> None:
 
 @given(st.tuples(*[st.integers(-4, 4)] * 6))
 def test_a_dimension_vector_reads_back_from_its_canonical_string(exponents: tuple[int, ...]) -> None:
+    """A dimension vector read back from its canonical string is equal to it and hashes the same."""
     vector = DimensionVector(exponents)  # type: ignore[arg-type]
     back = DimensionVector.from_json(vector.to_json())
     assert back == vector
@@ -88,6 +90,7 @@ def test_a_dimension_vector_reads_back_from_its_canonical_string(exponents: tupl
 
 
 def test_a_dimension_is_read_only_in_its_canonical_spelling() -> None:
+    """A dimension string is read only in canonical form; any other spelling is malformed_input."""
     assert DimensionVector.from_json("money/time") == DimensionVector.from_axes({"money": 1, "time": -1})
     assert DimensionVector.from_json("1/time^2") == DimensionVector.from_axes({"time": -2})
     for text in ("time*length", "length^1", "length*length", "", "1", "furlong", "length/", "length^-2", "1/1"):
@@ -97,6 +100,7 @@ def test_a_dimension_is_read_only_in_its_canonical_spelling() -> None:
 
 
 def test_a_dimension_power_is_bounded() -> None:
+    """A power of 64 reads; a power with twenty digits is refused as input_too_large."""
     assert DimensionVector.from_json("length^64").exponents[0] == 64
     with pytest.raises(UnitRefusal) as info:
         DimensionVector.from_json("length^99999999999999999999")

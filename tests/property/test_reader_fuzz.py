@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -208,8 +209,6 @@ def test_random_lexicon_rows_raise_only_typed_errors(
     tmp_path_factory: pytest.TempPathFactory, extra: list[object]
 ) -> None:
     """Random conversion rows appended to the embedded pack: the vocabulary builds, or a typed LexiconError lists the rows."""
-    from importlib import resources
-
     folder: Path = tmp_path_factory.mktemp("lexicon")
     data = resources.files("units").joinpath("data")
     (folder / LEXICON_FILE).write_text(data.joinpath(LEXICON_FILE).read_text(encoding="utf-8"), encoding="utf-8")

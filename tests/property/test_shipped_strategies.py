@@ -10,8 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adapters import MathProblemGraph, Quantity, bind_math_problem_graph, bind_relations, graph_from_dict
-from units import default_vocabulary
-from verifier import Answer, BindingGraph, verify
+from adapters.records import bind_equation_record
+from units import UnitRefusal, default_vocabulary
+from verifier import Answer, BindingGraph, check_equation, verify
+from verifier.reasons import REFUSAL_REASONS
 from verifier.strategies import (
     KINDS,
     binding_graphs,
@@ -110,10 +112,6 @@ FUZZ_VOCAB = default_vocabulary().with_count_nouns(("apples", "oranges"))
 @given(equation_records(FUZZ_VOCAB))
 def test_equation_records_bind_and_get_a_verdict(record: dict[str, object]) -> None:
     """Every drawn equation record binds, keeps its kind and operands, and gets a verdict (never an exception)."""
-    from adapters.records import bind_equation_record
-    from verifier import check_equation
-    from verifier.reasons import REFUSAL_REASONS
-
     equation, symbols = bind_equation_record(record)
     assert equation.operation_kind == record["operation_kind"]
     drawn: Any = record["symbols"]
@@ -141,8 +139,6 @@ def test_equation_records_draw_only_the_kinds_asked(data: st.DataObject) -> None
 
 
 def _resolves(surface: str) -> bool:
-    from units import UnitRefusal
-
     try:
         FUZZ_VOCAB.resolve(surface)
     except UnitRefusal:
@@ -151,6 +147,7 @@ def _resolves(surface: str) -> bool:
 
 
 def test_equation_records_refuse_bad_arguments() -> None:
+    """No kinds, or max_operands below 1, is a ValueError naming the argument."""
     with pytest.raises(ValueError, match="at least one kind"):
         equation_records(kinds=())
     with pytest.raises(ValueError, match="max_operands"):

@@ -21,7 +21,7 @@ import copy
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import assume, given
@@ -64,6 +64,7 @@ UNITS_OF = {kind: tuple(u for u, (k, _) in UNITS.items() if k == kind) for kind 
 PARTITION_UNITS = ("items", "people", "apples")  # a partition counts in a plain count unit
 OP_KINDS = tuple(kind for kind in OPERATION_KINDS if kind != "fraction_portion")
 
+T = TypeVar("T")
 Graph = dict[str, Any]
 Op = dict[str, Any]
 
@@ -156,52 +157,82 @@ class World:
 
     def carry_out(self, op: Op) -> None:
         """Apply one operation, raising :class:`Unsound` when it cannot be carried out."""
-        actor, kind, operand = op["actor"], op["kind"], op["operand"]
+        kind = op["kind"]
         if kind in ("add", "subtract", "transfer"):
-            k = kind_of(operand["unit"])
-            amount = Fraction(operand["value"]) * size(operand["unit"])
-            sign = 1 if kind == "add" else -1
-            self.set(actor, k, (self.get(actor, k) or 0) + sign * amount)
-            if kind == "transfer":
-                self.set(op["target"], k, (self.get(op["target"], k) or 0) + amount)
+            self.move(op)
         elif kind in ("multiply", "divide"):
-            k = kind_of(operand["unit"])
-            scalar = Fraction(operand["value"])
-            if kind == "divide" and scalar == 0:
-                raise Unsound("division by zero")
-            self.set(actor, k, self.need(actor, k) * scalar if kind == "multiply" else self.need(actor, k) / scalar)
+            self.scale(op)
         elif kind == "apply_rate":
-            n, d = operand["numerator_unit"], operand["denominator_unit"]
-            if kind_of(n) == kind_of(d):
-                raise Unsound("a rate between one kind")
-            held_d = self.need(actor, kind_of(d)) / size(d)
-            self.fresh(actor, kind_of(n))
-            self.set(actor, kind_of(n), held_d * Fraction(operand["value"]) * size(n))
+            self.apply_rate(op)
         elif kind == "compare_additive":
-            delta = operand["delta"]
-            k = kind_of(delta["unit"])
-            ref = self.need(operand["reference_actor"], k)
-            self.fresh(actor, k)
-            sign = 1 if operand["direction"] == "more" else -1
-            self.set(actor, k, ref + sign * Fraction(delta["value"]) * size(delta["unit"]))
+            self.compare_additive(op)
         elif kind == "compare_multiplicative":
-            ref_kinds = self.kinds(operand["reference_actor"])
-            if len(ref_kinds) != 1:
-                raise Unsound("the reference holds no single kind")
-            (k,) = ref_kinds
-            self.fresh(actor, k)
-            self.set(actor, k, self.need(operand["reference_actor"], k) * Fraction(operand["factor"]))
+            self.compare_multiplicative(op)
         elif kind == "unit_partition":
-            u, r = operand["unit"], operand["result_unit"]
-            if kind_of(r) not in COUNT_KINDS or kind_of(r) == kind_of(u):
-                raise Unsound("a partition must make a new count")
-            pieces = self.need(actor, kind_of(u)) / (Fraction(operand["value"]) * size(u))
-            if pieces.denominator != 1 or pieces <= 0:
-                raise Unsound(f"{pieces} pieces")
-            self.fresh(actor, kind_of(r))
-            self.set(actor, kind_of(r), pieces * size(r))
+            self.unit_partition(op)
         else:  # pragma: no cover - the generator makes no other kind
             raise AssertionError(kind)
+
+    def move(self, op: Op) -> None:
+        """An add, a subtract, or a transfer from the actor to the target."""
+        actor, kind, operand = op["actor"], op["kind"], op["operand"]
+        k = kind_of(operand["unit"])
+        amount = Fraction(operand["value"]) * size(operand["unit"])
+        sign = 1 if kind == "add" else -1
+        self.set(actor, k, (self.get(actor, k) or 0) + sign * amount)
+        if kind == "transfer":
+            self.set(op["target"], k, (self.get(op["target"], k) or 0) + amount)
+
+    def scale(self, op: Op) -> None:
+        """A multiply or divide of the actor's holding by a scalar; dividing by 0 is unsound."""
+        actor, kind, operand = op["actor"], op["kind"], op["operand"]
+        k = kind_of(operand["unit"])
+        scalar = Fraction(operand["value"])
+        if kind == "divide" and scalar == 0:
+            raise Unsound("division by zero")
+        self.set(actor, k, self.need(actor, k) * scalar if kind == "multiply" else self.need(actor, k) / scalar)
+
+    def apply_rate(self, op: Op) -> None:
+        """A rate N per D applied to the actor's holding of D, creating a holding of N."""
+        actor, operand = op["actor"], op["operand"]
+        n, d = operand["numerator_unit"], operand["denominator_unit"]
+        if kind_of(n) == kind_of(d):
+            raise Unsound("a rate between one kind")
+        held_d = self.need(actor, kind_of(d)) / size(d)
+        self.fresh(actor, kind_of(n))
+        self.set(actor, kind_of(n), held_d * Fraction(operand["value"]) * size(n))
+
+    def compare_additive(self, op: Op) -> None:
+        """The actor holds the reference's amount plus or minus a delta."""
+        actor, operand = op["actor"], op["operand"]
+        delta = operand["delta"]
+        k = kind_of(delta["unit"])
+        ref = self.need(operand["reference_actor"], k)
+        self.fresh(actor, k)
+        sign = 1 if operand["direction"] == "more" else -1
+        self.set(actor, k, ref + sign * Fraction(delta["value"]) * size(delta["unit"]))
+
+    def compare_multiplicative(self, op: Op) -> None:
+        """The actor holds a factor times the reference's one kind."""
+        actor, operand = op["actor"], op["operand"]
+        ref_kinds = self.kinds(operand["reference_actor"])
+        if len(ref_kinds) != 1:
+            raise Unsound("the reference holds no single kind")
+        (k,) = ref_kinds
+        self.fresh(actor, k)
+        self.set(actor, k, self.need(operand["reference_actor"], k) * Fraction(operand["factor"]))
+
+    def unit_partition(self, op: Op) -> None:
+        """The actor's holding split into chunks, creating a whole positive count of pieces."""
+        actor, operand = op["actor"], op["operand"]
+        u, r = operand["unit"], operand["result_unit"]
+        if kind_of(r) not in COUNT_KINDS or kind_of(r) == kind_of(u):
+            raise Unsound("a partition must make a new count")
+        pieces = self.need(actor, kind_of(u)) / (Fraction(operand["value"]) * size(u))
+        if pieces.denominator != 1 or pieces <= 0:
+            raise Unsound(f"{pieces} pieces")
+        self.fresh(actor, kind_of(r))
+        self.set(actor, kind_of(r), pieces * size(r))
 
     def answer(self, unknown: dict[str, Any]) -> Fraction:
         """The asked holding (or the total over all entities when ``entity`` is None), in the unit asked."""
@@ -244,6 +275,7 @@ positive = st.builds(Fraction, st.integers(1, 40), st.sampled_from((1, 2, 4, 5))
 
 
 def qty(value: Fraction, unit: str) -> dict[str, Any]:
+    """A JSON quantity: ``value`` (exact) in ``unit``."""
     return {"unit": unit, "value": num(value)}
 
 
@@ -289,7 +321,8 @@ def draw_chunk(draw: st.DrawFn, held: Fraction, k: str) -> tuple[str, Fraction]:
     return unit, Fraction(whole, draw(st.sampled_from([d for d in range(1, whole + 1) if whole % d == 0])))
 
 
-def pick(draw: st.DrawFn, options: list[Any]) -> Any:
+def pick(draw: st.DrawFn, options: list[T]) -> T | None:
+    """One of ``options``, or None when there are none."""
     return draw(st.sampled_from(options)) if options else None
 
 
@@ -299,65 +332,90 @@ def build_op(draw: st.DrawFn, kind: str, world: World, entities: list[str]) -> O
         unit = draw(st.sampled_from(tuple(UNITS)))
         return {"actor": draw(st.sampled_from(entities)), "kind": "add", "operand": qty(draw_amount(draw, unit), unit)}
     if kind in ("subtract", "transfer", "multiply", "divide"):
-        pair = pick(draw, world.pairs())
-        if pair is None:
-            return None
-        actor, k = pair
-        unit = draw(st.sampled_from(UNITS_OF[k]))
-        held = world.held[pair]
-        op: Op = {"actor": actor, "kind": kind}
-        if kind in ("subtract", "transfer"):
-            op["operand"] = qty(draw_at_most(draw, unit, held), unit)
-            if kind == "transfer":
-                op["target"] = draw(st.sampled_from([e for e in entities if e != actor]))
-        elif kind == "multiply":
-            scalar = Fraction(draw(st.integers(0, 4))) if k in COUNT_KINDS else draw(positive | st.just(Fraction(0)))
-            op["operand"] = qty(scalar, unit)
-        else:
-            divisors = [d for d in range(1, 13) if held == 0 or held % d == 0]
-            scalar = Fraction(draw(st.sampled_from(divisors))) if k in COUNT_KINDS else draw(positive)
-            op["operand"] = qty(scalar, unit)
-        return op
+        return build_change(draw, kind, world, entities)
     if kind == "apply_rate":
-        options = [(e, d, n) for (e, d) in world.pairs() for n in KINDS if n != d and n not in world.kinds(e)]
-        choice = pick(draw, options)
-        if choice is None:
-            return None
-        actor, d, n = choice
-        d_unit, n_unit = draw(st.sampled_from(UNITS_OF[d])), draw(st.sampled_from(UNITS_OF[n]))
-        rate = draw_rate(draw, world.held[(actor, d)] / size(d_unit), n_unit)
-        operand: dict[str, Any] = {"value": num(rate), "numerator_unit": n_unit, "denominator_unit": d_unit}
-        return {"actor": actor, "kind": kind, "operand": operand}
+        return build_apply_rate(draw, world)
     if kind == "compare_additive":
-        compared = [(a, r, k) for (r, k) in world.pairs() for a in entities if a != r and k not in world.kinds(a)]
-        choice = pick(draw, compared)
-        if choice is None:
-            return None
-        actor, ref, k = choice
-        unit = draw(st.sampled_from(UNITS_OF[k]))
-        direction = draw(st.sampled_from(("more", "fewer")))
-        delta = draw_amount(draw, unit) if direction == "more" else draw_at_most(draw, unit, world.held[(ref, k)])
-        operand = {"reference_actor": ref, "direction": direction, "delta": qty(delta, unit)}
-        return {"actor": actor, "kind": kind, "operand": operand}
+        return build_compare_additive(draw, world, entities)
     if kind == "compare_multiplicative":
-        pairs = [
-            (a, r)
-            for r in entities
-            if len(world.kinds(r)) == 1
-            for a in entities
-            if a != r and not world.kinds(a)  # 'as many' names no unit: an actor holding another kind is ambiguous
-        ]
-        choice = pick(draw, pairs)
-        if choice is None:
-            return None
-        actor, ref = choice
-        (k,) = world.kinds(ref)
-        held = world.held[(ref, k)]
-        factor = draw_count_factor(draw, held) if k in COUNT_KINDS else draw(positive)
-        direction = "times" if factor >= 1 else "fraction"
-        operand = {"reference_actor": ref, "direction": direction, "factor": num(factor)}
-        return {"actor": actor, "kind": kind, "operand": operand}
+        return build_compare_multiplicative(draw, world, entities)
     assert kind == "unit_partition"
+    return build_unit_partition(draw, world)
+
+
+def build_change(draw: st.DrawFn, kind: str, world: World, entities: list[str]) -> Op | None:
+    """A sound subtract, transfer, multiply or divide of a holding, or None when nobody holds anything."""
+    pair = pick(draw, world.pairs())
+    if pair is None:
+        return None
+    actor, k = pair
+    unit = draw(st.sampled_from(UNITS_OF[k]))
+    held = world.held[pair]
+    op: Op = {"actor": actor, "kind": kind}
+    if kind in ("subtract", "transfer"):
+        op["operand"] = qty(draw_at_most(draw, unit, held), unit)
+        if kind == "transfer":
+            op["target"] = draw(st.sampled_from([e for e in entities if e != actor]))
+    elif kind == "multiply":
+        scalar = Fraction(draw(st.integers(0, 4))) if k in COUNT_KINDS else draw(positive | st.just(Fraction(0)))
+        op["operand"] = qty(scalar, unit)
+    else:
+        divisors = [d for d in range(1, 13) if held == 0 or held % d == 0]
+        scalar = Fraction(draw(st.sampled_from(divisors))) if k in COUNT_KINDS else draw(positive)
+        op["operand"] = qty(scalar, unit)
+    return op
+
+
+def build_apply_rate(draw: st.DrawFn, world: World) -> Op | None:
+    """A sound apply_rate creating a kind its actor does not hold, or None when there is none to make."""
+    options = [(e, d, n) for (e, d) in world.pairs() for n in KINDS if n != d and n not in world.kinds(e)]
+    choice = pick(draw, options)
+    if choice is None:
+        return None
+    actor, d, n = choice
+    d_unit, n_unit = draw(st.sampled_from(UNITS_OF[d])), draw(st.sampled_from(UNITS_OF[n]))
+    rate = draw_rate(draw, world.held[(actor, d)] / size(d_unit), n_unit)
+    operand: dict[str, Any] = {"value": num(rate), "numerator_unit": n_unit, "denominator_unit": d_unit}
+    return {"actor": actor, "kind": "apply_rate", "operand": operand}
+
+
+def build_compare_additive(draw: st.DrawFn, world: World, entities: list[str]) -> Op | None:
+    """A sound "d more / fewer than R" for an actor without R's kind, or None when there is none to make."""
+    compared = [(a, r, k) for (r, k) in world.pairs() for a in entities if a != r and k not in world.kinds(a)]
+    choice = pick(draw, compared)
+    if choice is None:
+        return None
+    actor, ref, k = choice
+    unit = draw(st.sampled_from(UNITS_OF[k]))
+    direction = draw(st.sampled_from(("more", "fewer")))
+    delta = draw_amount(draw, unit) if direction == "more" else draw_at_most(draw, unit, world.held[(ref, k)])
+    operand = {"reference_actor": ref, "direction": direction, "delta": qty(delta, unit)}
+    return {"actor": actor, "kind": "compare_additive", "operand": operand}
+
+
+def build_compare_multiplicative(draw: st.DrawFn, world: World, entities: list[str]) -> Op | None:
+    """A sound "k times as many as R" for an empty-handed actor, or None when there is none to make."""
+    pairs = [
+        (a, r)
+        for r in entities
+        if len(world.kinds(r)) == 1
+        for a in entities
+        if a != r and not world.kinds(a)  # 'as many' names no unit: an actor holding another kind is ambiguous
+    ]
+    choice = pick(draw, pairs)
+    if choice is None:
+        return None
+    actor, ref = choice
+    (k,) = world.kinds(ref)
+    held = world.held[(ref, k)]
+    factor = draw_count_factor(draw, held) if k in COUNT_KINDS else draw(positive)
+    direction = "times" if factor >= 1 else "fraction"
+    operand = {"reference_actor": ref, "direction": direction, "factor": num(factor)}
+    return {"actor": actor, "kind": "compare_multiplicative", "operand": operand}
+
+
+def build_unit_partition(draw: st.DrawFn, world: World) -> Op | None:
+    """A sound unit_partition of a positive holding into a new count, or None when there is none to make."""
     options = [
         (e, u, r)
         for (e, u) in world.pairs()
@@ -370,7 +428,7 @@ def build_op(draw: st.DrawFn, kind: str, world: World, entities: list[str]) -> O
         return None
     actor, u, r = choice
     unit, chunk = draw_chunk(draw, world.held[(actor, u)], u)
-    return {"actor": actor, "kind": kind, "operand": {"value": num(chunk), "unit": unit, "result_unit": r}}
+    return {"actor": actor, "kind": "unit_partition", "operand": {"value": num(chunk), "unit": unit, "result_unit": r}}
 
 
 def question_resolves(operations: list[Op], entity: str | None, k: str) -> bool:
@@ -430,19 +488,24 @@ def typo(draw: st.DrawFn, unit: str) -> str:
     else:
         i = draw(st.integers(0, len(unit) - 1))
         wrong = unit[: i + 1] + unit[i:]
+    assume(not resolves(wrong))  # the misspelling happens to be a real unit
+    return wrong
+
+
+def resolves(surface: str) -> bool:
+    """Whether the vocabulary resolves ``surface``."""
     try:
-        VOCAB.resolve(wrong)
+        VOCAB.resolve(surface)
     except UnitRefusal:
-        return wrong
-    assume(False)  # the misspelling happens to be a real unit
-    raise AssertionError  # unreachable
+        return False
+    return True
 
 
 def unit_paths(data: Graph) -> list[tuple[Any, ...]]:
     """Where a unit is written in a holding or an operand: every ``*unit`` key outside the unknown."""
     found: list[tuple[Any, ...]] = []
 
-    def walk(node: Any, path: tuple[Any, ...]) -> None:
+    def walk(node: object, path: tuple[Any, ...]) -> None:
         items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
         for key, value in items:
             if isinstance(key, str) and key.endswith("unit") and isinstance(value, str):
@@ -628,6 +691,7 @@ def certified_answers(graph: BindingGraph) -> list[Answer]:
 
 
 def exact(answer: Answer) -> Fraction:
+    """The answer's value as a ``Fraction``."""
     return Fraction(int(answer.value.p), int(answer.value.q))
 
 
@@ -678,10 +742,12 @@ def test_a_zero_divisor_is_never_certified(data: Graph) -> None:
 
 
 def span(text: str) -> dict[str, Any]:
+    """A binding-graph JSON source span covering all of ``text``."""
     return {"source_id": "soundness_property", "start": 0, "end": len(text), "text": text}
 
 
 def json_symbol(sid: str, role: str, entity: str | None, unit: str | None) -> dict[str, Any]:
+    """A binding-graph JSON symbol named ``sid`` with its role, entity and unit."""
     return {
         "symbol_id": sid,
         "name": sid,

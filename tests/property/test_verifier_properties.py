@@ -7,6 +7,7 @@ import dataclasses
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -163,7 +164,9 @@ def equations_with_symbols(draw: st.DrawFn) -> tuple[BoundEquation, list[SymbolB
 
 
 @given(equations_with_symbols(), st.randoms(use_true_random=False))
-def test_verdict_independent_of_symbol_order(case: tuple[BoundEquation, list[SymbolBinding]], rng: Any) -> None:
+def test_verdict_independent_of_symbol_order(
+    case: tuple[BoundEquation, list[SymbolBinding]], rng: random.Random
+) -> None:
     """The verdict does not depend on the order of the symbols (list, shuffled list, mapping)."""
     eq, symbols = case
     _clear_cache()
@@ -192,7 +195,9 @@ def test_verdict_independent_of_symbol_order(case: tuple[BoundEquation, list[Sym
     ),
     st.randoms(use_true_random=False),
 )
-def test_verdict_independent_of_dependency_order(kind: str, specs: list[tuple[str, str, str]], rng: Any) -> None:
+def test_verdict_independent_of_dependency_order(
+    kind: str, specs: list[tuple[str, str, str]], rng: random.Random
+) -> None:
     """Building the rhs from the dependencies in any order gives the same equation and verdict."""
     symbols = [_binding(*spec) for spec in specs]
     order = [symbol(s.symbol_id) for s in symbols]

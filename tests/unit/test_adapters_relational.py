@@ -7,10 +7,12 @@ the relation.
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 import sympy
 
-from adapters import MathGraphError, bind_relations
+from adapters import AdapterError, MathGraphError, bind_relations
 from units import UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, Refusal, verify
 
@@ -78,12 +80,11 @@ KINDS = [
 
 
 @pytest.mark.parametrize(
-    ("label", "relations", "asked", "expected", "kind", "rhs"), KINDS, ids=[row[0] for row in KINDS]
+    ("relations", "asked", "expected", "kind", "rhs"), [row[1:] for row in KINDS], ids=[row[0] for row in KINDS]
 )
 def test_relation_kinds(
     nouns: UnitVocabulary,
     *,
-    label: str,
     relations: list[dict[str, object]],
     asked: str,
     expected: int,
@@ -338,8 +339,10 @@ MALFORMED = [
 ]
 
 
-@pytest.mark.parametrize(("label", "relations", "reason", "field"), MALFORMED, ids=[row[0] for row in MALFORMED])
-def test_malformed_relations_are_refused(label: str, relations: list[object], reason: str, field: str) -> None:
+@pytest.mark.parametrize(
+    ("relations", "reason", "field"), [row[1:] for row in MALFORMED], ids=[row[0] for row in MALFORMED]
+)
+def test_malformed_relations_are_refused(relations: list[object], reason: str, field: str) -> None:
     """A malformed relation is refused with its reason and a path naming the relation (and field)."""
     with pytest.raises(MathGraphError) as info:
         bind_relations(relations, {"entity": "ann", "unit": "stickers"})
@@ -408,12 +411,6 @@ def test_binding_is_deterministic() -> None:
 
 def test_bind_relations_reads_the_question_with_the_vocabulary_given() -> None:
     """The vocabulary one verifies with is the one the question form is read with (not always the default)."""
-    from unittest import mock
-
-    from adapters import AdapterError
-    from units import default_vocabulary
-    from verifier import verify
-
     relations = [
         {"kind": "fact", "entity": "liam", "value": 3},
         {"kind": "more_than", "entity": "mia", "ref": "liam", "delta": 4},

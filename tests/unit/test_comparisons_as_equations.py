@@ -98,6 +98,7 @@ def _outcome_relational(case_id: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("case_id", sorted(STORIES))
 def test_inverse_case_answers_the_same_as_a_story(case_id: str) -> None:
+    """The relational case and its math-graph story both give the relational lane's gold."""
     expect = GOLD[case_id]["expect"]
     gold = ("answer", expect["answer"]) if "answer" in expect else ("refusal", expect["refusal"])
     assert _outcome_relational(case_id) == gold

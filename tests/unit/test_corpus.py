@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from adapters import MathGraphError
 from adapters.corpus import BadRecord, Gold, Record, RecordsError, read_records
 
 
 def kinds(source: str | Path) -> list[tuple[str, object]]:
-    out: list[tuple[str, object]] = []
-    for r in read_records(source, errors="collect"):
-        out.append(("bad", r.line) if isinstance(r, BadRecord) else ("ok", r.id))
-    return out
+    """Each record read in collect mode: ``("bad", line)`` or ``("ok", id)``."""
+    return [
+        ("bad", r.line) if isinstance(r, BadRecord) else ("ok", r.id) for r in read_records(source, errors="collect")
+    ]
 
 
 def test_layouts_and_their_gold() -> None:
@@ -69,8 +70,6 @@ def test_raise_mode_reports_every_bad_line_after_the_good_ones(tmp_path: Path) -
 
 def test_a_missing_file_is_a_typed_refusal(tmp_path: Path) -> None:
     """No such file: malformed_input naming the path."""
-    from adapters import MathGraphError
-
     with pytest.raises(MathGraphError, match="no such file"):
         list(read_records(tmp_path / "absent.jsonl"))
 

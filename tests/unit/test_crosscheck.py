@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters.records import equation_from_record
-from verifier import BindingGraph, SymbolBinding, check_equation
+from adapters.records import equation_from_record, is_lane_case, lane_case_input
+from verifier import BindingGraph, BindingGraphError, SymbolBinding, check_equation
 from verifier.crosscheck import CATEGORIES, CrosscheckReport, crosscheck, crosscheck_file, detailed_outcome, outcome
 from verifier.model import BoundEquation
 
@@ -140,7 +140,7 @@ def test_broken_callable_admitting_length_plus_mass_is_caught() -> None:
     }
     graph = _single_graph(record, "total")
 
-    def lenient(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+    def lenient(equation: BoundEquation, _symbols: Mapping[str, SymbolBinding]) -> str:
         return f"{equation.operation_kind}: [length,mass] -> length"
 
     report = crosscheck(graph, lenient)
@@ -162,7 +162,7 @@ def test_broken_callable_ignoring_conversion_factors_is_caught() -> None:
     }
     graph = _single_graph(record, "total")
 
-    def no_factors(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+    def no_factors(_equation: BoundEquation, _symbols: Mapping[str, SymbolBinding]) -> str:
         return "add: [length,length] -> length; factors a=1, b=1"
 
     def exact(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
@@ -177,7 +177,7 @@ def test_crashing_callable_is_a_crashes_pair() -> None:
     """An exception raised by the other side is recorded as a theirs_crashes pair, not raised."""
     graph = _single_graph(RECORDS[1], "total")
 
-    def boom(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+    def boom(_equation: BoundEquation, _symbols: Mapping[str, SymbolBinding]) -> str:
         raise AttributeError("'PartitionChunk' object has no attribute 'delta'")
 
     (pair,) = crosscheck(graph, boom).pairs
@@ -219,15 +219,13 @@ def test_report_data_shapes() -> None:
 
 def test_every_category_is_documented() -> None:
     """Each category carries a one-line explanation of who is right."""
-    assert all(isinstance(text, str) and len(text) > 20 for text in CATEGORIES.values())
+    assert all(len(text) > 20 for text in CATEGORIES.values())
     assert "unclassified" in CATEGORIES
     assert "agree" in CATEGORIES
 
 
 def test_crosscheck_refuses_wrong_subjects() -> None:
     """A subject that is neither text nor a graph, a graph without the other side, or non-text outcomes: malformed_input."""
-    from verifier import BindingGraphError
-
     for args in ((42,), (BindingGraph(),), (BindingGraph(), {"op_000_result": 5})):
         with pytest.raises(BindingGraphError) as info:
             crosscheck(*args)
@@ -252,8 +250,7 @@ def test_a_lane_file_cross_checks_with_each_case_s_declarations() -> None:
 
 
 def test_the_lane_case_envelope_lends_its_id_vocab_and_policy() -> None:
-    from adapters.records import is_lane_case, lane_case_input
-
+    """A lane case needs input and expect; its id and vocab override the input's; text input is decoded unless decode=False."""
     case = {
         "id": "c1",
         "vocab": {"count_nouns": {"pies": "pie"}},

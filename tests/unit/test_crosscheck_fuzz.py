@@ -14,6 +14,11 @@ from pathlib import Path
 
 import pytest
 
+import verifier.cli
+import verifier.kinds
+import verifier.model
+from adapters import MathGraphError
+from adapters.records import bind_equation_record
 from units import default_vocabulary
 from verifier.admissibility import ADDITIVE_KINDS, check_equation
 from verifier.cli import main
@@ -23,6 +28,7 @@ from verifier.crosscheck import (
     FORMER_NAMES,
     FUZZ_COUNT_NOUNS,
     as_reference,
+    classify,
     crosscheck_file,
     detailed_outcome,
     fuzz,
@@ -80,6 +86,7 @@ def raises_on_partitions(eq: BoundEquation, symbols: Symbols) -> str:
 
 
 def agrees(eq: BoundEquation, symbols: Symbols) -> str:
+    """Agrees with ours exactly, conversion factors included."""
     return detailed_outcome(check_equation(eq, symbols, VOCAB))
 
 
@@ -225,6 +232,7 @@ def test_kinds_restrict_the_draw() -> None:
     ],
 )
 def test_bad_arguments_are_typed_refusals(kwargs: dict[str, object], field: str) -> None:
+    """A bad max_examples, seed, kinds or vocab is malformed_input naming the argument."""
     with pytest.raises(BindingGraphError) as info:
         fuzz(agrees, **kwargs)  # type: ignore[arg-type]
     assert info.value.reason == "malformed_input"
@@ -232,6 +240,7 @@ def test_bad_arguments_are_typed_refusals(kwargs: dict[str, object], field: str)
 
 
 def test_not_callable_is_refused() -> None:
+    """A reference that is not callable is refused before any example is drawn."""
     with pytest.raises(BindingGraphError, match="must be callable"):
         fuzz("check_admissibility")  # type: ignore[arg-type]
 
@@ -250,20 +259,18 @@ class _Proof:
 @pytest.mark.parametrize(
     ("reference", "expected"),
     [
-        (lambda eq, symbols: "unit_mismatch", "unit_mismatch"),
-        (lambda eq, *, symbols: "keyword " + ",".join(sorted(symbols)), "keyword a,b"),
-        (lambda eq, symbols: _Proof(), "add: [length,length] -> length"),
-        (lambda eq, symbols: (_ for _ in ()).throw(_AdmissibilityError("unit_mismatch")), "unit_mismatch"),
-        (lambda eq, symbols: 1 / 0, "crash: ZeroDivisionError: division by zero"),
-        (lambda eq, symbols: 42, "crash: returned int"),
-        (lambda eq, symbols: None, "crash: returned NoneType"),
+        (lambda _eq, _symbols: "unit_mismatch", "unit_mismatch"),
+        (lambda _eq, *, symbols: "keyword " + ",".join(sorted(symbols)), "keyword a,b"),
+        (lambda _eq, _symbols: _Proof(), "add: [length,length] -> length"),
+        (lambda _eq, _symbols: (_ for _ in ()).throw(_AdmissibilityError("unit_mismatch")), "unit_mismatch"),
+        (lambda _eq, _symbols: 1 / 0, "crash: ZeroDivisionError: division by zero"),
+        (lambda _eq, _symbols: 42, "crash: returned int"),
+        (lambda _eq, _symbols: None, "crash: returned NoneType"),
     ],
     ids=["string", "keyword_symbols", "proof_object", "typed_refusal", "raises", "int", "none"],
 )
 def test_as_reference_reads_every_shape(reference: object, expected: str) -> None:
     """Strings and proof objects are outcomes, a raised .reason a refusal, anything else a crash."""
-    from adapters.records import bind_equation_record
-
     eq, symbols = bind_equation_record(
         {
             "id": "x",
@@ -341,6 +348,7 @@ def test_cli_fuzzes_a_callable_from_the_environment(tmp_path: Path, monkeypatch:
     ],
 )
 def test_cli_usage_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A crosscheck fuzz run missing or misnaming its reference is exit 2 with the error on stderr."""
     code, _ = _cli(argv)
     assert code == 2
     assert message in capsys.readouterr().err
@@ -367,8 +375,6 @@ def test_readme_worked_run_is_true(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _record(kind: str, *operands: tuple[str, str | None]) -> tuple[BoundEquation, dict[str, SymbolBinding]]:
-    from adapters.records import bind_equation_record
-
     symbols = [
         {"symbol_id": sid, "semantic_role": "quantity" if unit else "ratio", "unit": unit} for sid, unit in operands
     ]
@@ -378,7 +384,7 @@ def _record(kind: str, *operands: tuple[str, str | None]) -> tuple[BoundEquation
 def test_a_reference_cannot_change_what_ours_judges() -> None:
     """The reference gets a read-only copy: writing to it is its own crash, and ours still judges m + kg."""
 
-    def rewrites(eq: BoundEquation, symbols: Symbols) -> str:
+    def rewrites(_eq: BoundEquation, symbols: Symbols) -> str:
         symbols["a"] = symbols["b"]  # type: ignore[index]
         return "add: [length,length] -> length"
 
@@ -393,7 +399,7 @@ def test_a_reference_cannot_change_what_ours_judges() -> None:
 def test_base_exceptions_and_reasons_outside_the_vocabulary_are_crashes(raised: BaseException) -> None:
     """SystemExit, GeneratorExit and an exception whose .reason is no refusal reason are crashes, not refusals."""
 
-    def raises(eq: BoundEquation, symbols: Symbols) -> str:
+    def raises(_eq: BoundEquation, _symbols: Symbols) -> str:
         raise raised
 
     eq, symbols = _record("add", ("a", "m"), ("b", "m"))
@@ -411,17 +417,22 @@ def test_base_exceptions_and_reasons_outside_the_vocabulary_are_crashes(raised: 
     ids=["empty", "reserved", "newline", "long"],
 )
 def test_returned_strings_are_one_clipped_line(returned: str, expected: str) -> None:
+    """A returned string that is empty or reserved is a crash; one with newlines is escaped; a long one is clipped."""
     eq, symbols = _record("add", ("a", "m"), ("b", "m"))
-    assert as_reference(lambda e, s: returned)(eq, symbols) == expected
+    assert as_reference(lambda _e, _s: returned)(eq, symbols) == expected
 
 
 def test_a_str_subclass_is_read_as_its_text() -> None:
+    """A returned str subclass whose methods raise comes back as a plain str of its text."""
+
     class Sly(str):
-        def partition(self, sep: str) -> tuple[str, str, str]:
+        __slots__ = ()
+
+        def partition(self, _sep: str) -> tuple[str, str, str]:
             raise RuntimeError("no")
 
     eq, symbols = _record("add", ("a", "m"), ("b", "m"))
-    text = as_reference(lambda e, s: Sly("add: [length,length] -> length"))(eq, symbols)
+    text = as_reference(lambda _e, _s: Sly("add: [length,length] -> length"))(eq, symbols)
     assert type(text) is str
     assert text == "add: [length,length] -> length"
 
@@ -463,16 +474,13 @@ def test_categories_blame_the_right_side(
     kind: str, operands: list[tuple[str, str | None]], theirs: str, category: str
 ) -> None:
     """The review's misattributions: each lands where its evidence points, or is unclassified."""
-    from verifier.crosscheck import classify
-
     eq, symbols = _record(kind, *operands)
     verdict = check_equation(eq, symbols, VOCAB)
     assert classify(verdict, theirs, eq, symbols, vocab=VOCAB)[0] == category
 
 
 def test_factors_are_compared_as_exact_numbers() -> None:
-    from verifier.crosscheck import classify
-
+    """Factors agree when equal as exact numbers (0.01 is 1/100); a factor of 1 for cm is ignoring conversion."""
     eq, symbols = _record("add", ("a", "m"), ("b", "cm"))
     verdict = check_equation(eq, symbols, VOCAB)
     head = outcome(verdict)
@@ -502,6 +510,7 @@ def test_replay_carries_composite_nouns_and_conventions(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("kinds", ["add", 5, ["a b"], [" add"]])
 def test_kinds_must_be_a_collection_of_names(kinds: object) -> None:
+    """kinds= given as one string, a non-iterable, or names with spaces is malformed_input at ``kinds``."""
     with pytest.raises(BindingGraphError) as info:
         fuzz(agrees, kinds=kinds)  # type: ignore[arg-type]
     assert info.value.path == "kinds"
@@ -540,8 +549,7 @@ def test_cli_against_a_module_that_exits_or_prints(
 
 
 def test_against_refuses_layouts_it_cannot_judge(tmp_path: Path) -> None:
-    from adapters import MathGraphError
-
+    """crosscheck_file with against= refuses a canonical text file: it judges equation-verdict records only."""
     path = tmp_path / "g.txt"
     path.write_text("S a A.m quantity entity=A unit=m span=t[0:1] by=lane\n")
     with pytest.raises(MathGraphError, match="equation-verdict records only"):
@@ -550,9 +558,11 @@ def test_against_refuses_layouts_it_cannot_judge(tmp_path: Path) -> None:
 
 def test_cli_kind_choices_are_the_model_kinds(capsys: pytest.CaptureFixture[str]) -> None:
     """--kind takes the ten kinds only (a typo would fuzz unknown_operation and pass green)."""
-    from verifier import cli, kinds, model
-
-    assert cli.OPERATION_KINDS is model.OPERATION_KINDS is kinds.OPERATION_KINDS  # type: ignore[attr-defined]
+    assert (
+        verifier.cli.OPERATION_KINDS  # type: ignore[attr-defined]
+        is verifier.model.OPERATION_KINDS
+        is verifier.kinds.OPERATION_KINDS
+    )
     with pytest.raises(SystemExit) as info:
         _cli(["crosscheck", "--against", "json:loads", "--kind", "frobnicate"])
     assert info.value.code == 2

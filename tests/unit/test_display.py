@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import sympy
+
 from adapters import bind_math_problem_graph, graph_from_dict
-from verifier import verify
+from verifier import Answer, GraphReport, verify
 from verifier.crosscheck import CrosscheckPair, CrosscheckReport
 
 GRAPH = {
@@ -14,7 +18,8 @@ GRAPH = {
 }
 
 
-def report(graph: dict[str, object] = GRAPH):  # type: ignore[no-untyped-def]
+def report(graph: dict[str, object] = GRAPH) -> GraphReport:
+    """The verifier's report on ``graph`` (by default, 5 feet plus 3 inches asked in feet)."""
     return verify(bind_math_problem_graph(graph_from_dict(graph)))
 
 
@@ -64,14 +69,11 @@ def test_crosscheck_html_groups_by_category() -> None:
 
 def test_public_numbers_are_sympy_rationals() -> None:
     """Answers, values and replay() all give sympy.Rational; Fraction(x) converts."""
-    from fractions import Fraction
-
-    import sympy
-
     result = report()
     replayed = result.replay()
     assert all(isinstance(v, sympy.Rational) for v in replayed.values())
     (answer,) = result.answers.values()
+    assert isinstance(answer, Answer)
     assert isinstance(answer.value, sympy.Rational)
     assert Fraction(replayed["unknown_ana_feet"]) == Fraction(21, 4)
     assert all(isinstance(v.magnitude, sympy.Rational) for v in result.values.values())

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from adapters.records import vocabulary_for
+from evals.scoreboard import score
 from units import UnitRefusal, default_vocabulary
 
 BASE = default_vocabulary()
 
 
 def test_a_declared_noun_marked_divisible() -> None:
+    """A noun declared divisible resolves divisible, with both declarations cited; other nouns stay whole."""
     vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}, "apples": "apple"})
     assert vocab.divisible == ("pie",)
     assert vocab.resolve("pies").divisible
@@ -28,6 +34,7 @@ def test_a_lexicon_container_marked_divisible_keeps_its_kind() -> None:
 
 
 def test_divisibility_survives_later_declarations_and_conventions() -> None:
+    """The divisible flag survives later nouns and conventions, and is part of the vocabulary cache key."""
     vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})
     assert vocab.with_count_nouns(["apples"]).resolve("pies").divisible
     assert vocab.with_conventions({"year": "365 day"}).resolve("pies").divisible
@@ -49,6 +56,7 @@ def test_divisibility_survives_later_declarations_and_conventions() -> None:
     ],
 )
 def test_bad_specs_are_refused(spec: dict[str, object], message: str) -> None:
+    """A divisible non-count kind, a non-bool flag, a non-string lemma or a wrong key set is malformed_input."""
     with pytest.raises(UnitRefusal, match=message) as info:
         BASE.with_count_nouns(spec)
     assert info.value.reason == "malformed_input"
@@ -76,6 +84,7 @@ def test_divisibility_never_reaches_a_lexicon_kind_through_another_name(spec: di
 
 
 def test_a_divisible_kind_is_not_undeclared_silently() -> None:
+    """Redeclaring a divisible kind as not divisible is refused; another divisible name for it is accepted."""
     vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})
     with pytest.raises(UnitRefusal, match="both divisible and not divisible"):
         vocab.with_count_nouns({"pies": {"lemma": "pie", "divisible": False}})
@@ -84,8 +93,6 @@ def test_a_divisible_kind_is_not_undeclared_silently() -> None:
 
 def test_declarations_rebuild_the_vocabulary() -> None:
     """declarations() is a record's vocab: applied to the default it gives the same units (workers rebuild so)."""
-    from adapters.records import vocabulary_for
-
     vocab = BASE.with_count_nouns(
         {"pies": {"lemma": "pie", "divisible": True}, "bags": {"lemma": "bag", "divisible": True}, "apples": "apple"}
     ).with_conventions({"year": "365 day"})
@@ -96,13 +103,8 @@ def test_declarations_rebuild_the_vocabulary() -> None:
     assert rebuilt.conventions == vocab.conventions
 
 
-def test_score_on_processes_keeps_divisibility(tmp_path: object) -> None:
+def test_score_on_processes_keeps_divisibility(tmp_path: Path) -> None:
     """Review: score --processes rebuilt workers without the divisible flag (3 correct became refused)."""
-    import json
-    from pathlib import Path
-
-    from evals.scoreboard import score
-
     graph = {
         "entities": ["Ana"],
         "initial_state": [{"entity": "Ana", "quantity": {"unit": "pies", "value": "3/4"}}],
@@ -110,7 +112,7 @@ def test_score_on_processes_keeps_divisibility(tmp_path: object) -> None:
         "unknown": {"entity": "Ana", "unit": "pies"},
     }
     record = {"id": "pie", "format": "math_graph", "input": graph, "expect": {"answer": "3/4", "unit": "pies"}}
-    path = Path(str(tmp_path)) / "pies.jsonl"
+    path = tmp_path / "pies.jsonl"
     path.write_text(json.dumps(record) + "\n")
     vocab = BASE.with_count_nouns({"pies": {"lemma": "pie", "divisible": True}})
     one = score(path, vocab=vocab, processes=1)

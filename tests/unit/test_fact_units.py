@@ -42,6 +42,7 @@ def _report(fact_unit: str, value: str, symbol_unit: str | None, asked: str | No
 def test_a_fact_in_another_unit_of_the_kind_is_converted_exactly(
     fact_unit: str, value: str, symbol_unit: str, asked: str, expected: Fraction
 ) -> None:
+    """A fact in inches on a symbol in feet (or Celsius on Fahrenheit, cents on dollars) answers the exact converted value."""
     report = _report(fact_unit, value, symbol_unit, asked)
     (answer,) = report.answers.values()
     assert isinstance(answer, Answer), answer
@@ -50,6 +51,7 @@ def test_a_fact_in_another_unit_of_the_kind_is_converted_exactly(
 
 
 def test_a_percent_fact_on_a_unitless_ratio_is_the_number() -> None:
+    """15 percent on a unitless ratio is the number 3/20."""
     report = _report("percent", "15", None, None)
     assert report.values["q"].magnitude == Fraction(3, 20)
 
@@ -66,6 +68,7 @@ def test_a_percent_fact_on_a_unitless_ratio_is_the_number() -> None:
 def test_a_fact_in_a_unit_of_another_kind_is_refused_and_nothing_is_certified(
     fact_unit: str, symbol_unit: str, reason: str
 ) -> None:
+    """A fact in another dimension, currency, an unknown unit or a calendar unit without convention refuses; nothing certified."""
     report = _report(fact_unit, "3", symbol_unit, symbol_unit)
     (answer,) = report.answers.values()
     assert not isinstance(answer, Answer)

@@ -41,6 +41,7 @@ def _add(actor: str, unit: str, value: int, kind: str = "add", target: str | Non
     [("Celsius", "degrees", "add"), ("Fahrenheit", "°", "subtract"), ("Celsius", "degree", "add")],
 )
 def test_a_change_in_unscaled_degrees_beside_a_reading_is_refused(reading: str, change: str, kind: str) -> None:
+    """A change in unscaled degrees to a Celsius or Fahrenheit reading is state_unset at the operand's unit."""
     data = _graph([("Ana", reading, 10)], [_add("Ana", change, 5, kind)], ("Ana", reading))
     with pytest.raises(AdapterError) as info:
         bind_math_problem_graph(graph_from_dict(data))
@@ -49,6 +50,7 @@ def test_a_change_in_unscaled_degrees_beside_a_reading_is_refused(reading: str, 
 
 
 def test_a_transfer_of_degrees_to_a_reading_is_refused_and_a_reading_still_changes_in_its_own_unit() -> None:
+    """A transfer of degrees to a reading is state_unset; 10 kelvins plus 5 kelvins still answers 15."""
     data = _graph(
         [("Ana", "Celsius", 10), ("Ben", "Celsius", 30)],
         [_add("Ana", "degrees", 5, "transfer", "Ben")],
@@ -65,6 +67,7 @@ def test_a_transfer_of_degrees_to_a_reading_is_refused_and_a_reading_still_chang
 
 @pytest.mark.parametrize("noun", ["green apples", "apple pies"])
 def test_auto_refuses_a_noun_that_names_another_count_kind_of_the_graph(noun: str) -> None:
+    """Auto refuses a noun whose words name the graph's apples (unknown_unit); declared explicitly, it is its own kind."""
     data = _graph([("Ana", "apples", 10)], [_add("Ana", noun, 3), _add("Ana", noun, 2)], ("Ana", "apples"))
     with pytest.raises(AdapterError) as info:
         auto_count_nouns(graph_from_dict(data))
@@ -77,6 +80,7 @@ def test_auto_refuses_a_noun_that_names_another_count_kind_of_the_graph(noun: st
 
 
 def test_auto_keeps_a_noun_of_several_words_that_names_no_other_kind_of_the_graph() -> None:
+    """Auto declares a noun of several words that names no other kind of the graph, and the answer is certified."""
     for noun in ("jumping jacks", "bags of flour"):
         data = _graph([("Ana", noun, 10)], [_add("Ana", noun, 3)], ("Ana", noun))
         vocab = auto_count_nouns(graph_from_dict(data))
@@ -109,6 +113,7 @@ def test_an_entity_holds_one_temperature_however_the_second_would_come() -> None
 
 
 def test_a_total_of_temperatures_is_refused_even_with_one_holder() -> None:
+    """A total asked in kelvins over holdings of kelvins and degrees is offset_unit_arithmetic, not an answer."""
     data = _graph([("Ana", "Kelvin", 300), ("Ben", "degrees", 20)], [], (None, "Kelvin"))  # type: ignore[arg-type]
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
     assert not isinstance(answer, Answer)
@@ -131,6 +136,7 @@ def test_auto_compares_the_words_of_a_noun_in_every_spelling(held: str, noun: st
     [("red apples", "big red apples"), ("apples", "apple's pies"), ("green apples", "green apple pies")],
 )
 def test_auto_finds_a_kind_of_several_words_or_behind_an_apostrophe(held: str, noun: str) -> None:
+    """Auto finds a held kind of several words, or one behind an apostrophe, inside a noun, and refuses it."""
     data = _graph([("Ana", held, 10)], [_add("Ana", noun, 3), _add("Ana", noun, 2)], ("Ana", held))
     with pytest.raises(AdapterError) as info:
         auto_count_nouns(graph_from_dict(data))
@@ -147,6 +153,7 @@ def test_a_reading_is_not_scaled(kind: str, unit: str) -> None:
 
 
 def test_a_reading_is_not_compared_multiplicatively_nor_split() -> None:
+    """Twice as many kelvins, or a partition of kelvins into batches, is unit_mismatch."""
     twice = _graph(
         [("Ana", "Kelvin", 300)],
         [

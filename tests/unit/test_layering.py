@@ -44,6 +44,7 @@ MODULES = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py
 
 @pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ROOT)) for p in MODULES])
 def test_no_private_module_of_another_package_is_imported(path: Path) -> None:
+    """A package module imports no ``_``-prefixed module of another package."""
     own = path.relative_to(ROOT).parts[0]
     bad = []
     for name in _imports(path):
@@ -55,6 +56,7 @@ def test_no_private_module_of_another_package_is_imported(path: Path) -> None:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "units").rglob("*.py")), ids=lambda p: p.name)
 def test_units_imports_no_other_package(path: Path) -> None:
+    """A units module imports none of adapters, verifier or evals."""
     others = [n for n in _imports(path) if n.split(".")[0] in PACKAGES and n.split(".")[0] != "units"]
     assert others == [], f"units/{path.name} imports {others}"
 
@@ -98,6 +100,7 @@ LAYERED = sorted(p for package in ("adapters", "verifier") for p in (ROOT / pack
 
 @pytest.mark.parametrize("path", LAYERED, ids=[str(p.relative_to(ROOT)) for p in LAYERED])
 def test_imports_point_one_way(path: Path) -> None:
+    """An adapters or core verifier module imports nothing up the arrow adapters → verifier → units."""
     assert _upward(path) == [], f"{path.relative_to(ROOT)} imports up the arrow: {_upward(path)}"
 
 

@@ -7,6 +7,7 @@ import units
 import verifier
 import verifier.crosscheck
 from verifier import REFUSAL_REASONS
+from verifier.reasons import REASON_STAGES
 
 SPEC_UNITS = {
     "BASE_DIMENSIONS",
@@ -124,7 +125,5 @@ def test_refusal_vocabulary_is_closed_and_pinned() -> None:
 
 def test_every_reason_is_documented_with_its_stage() -> None:
     """Each reason carries a one-line description naming the stage that raises it."""
-    from verifier.reasons import REASON_STAGES
-
     assert set(REASON_STAGES) == set(REFUSAL_REASONS)
     assert all(text.split(":")[0] for text in REASON_STAGES.values())

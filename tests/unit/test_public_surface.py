@@ -26,6 +26,7 @@ def _module_name(path: Path) -> str:
 
 @pytest.mark.parametrize("path", MODULES, ids=[_module_name(p) for p in MODULES])
 def test_public_module_declares_all_and_every_name_exists(path: Path) -> None:
+    """A public module's ``__all__`` is a list without duplicates, and every name in it exists."""
     name = _module_name(path)
     module = importlib.import_module(name)
     assert isinstance(module.__all__, list), name
@@ -49,6 +50,7 @@ def test_every_public_definition_is_in_all(path: Path) -> None:
 
 @pytest.mark.parametrize("package", PACKAGES)
 def test_dir_of_a_package_is_its_public_names(package: str) -> None:
+    """``dir()`` of a package is its ``__all__`` plus ``__version__``, no private name."""
     module = importlib.import_module(package)
     assert dir(module) == sorted({*module.__all__, "__version__"})
     assert not [n for n in dir(module) if n.startswith("_") and n != "__version__"]

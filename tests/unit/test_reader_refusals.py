@@ -39,6 +39,7 @@ def _first(source: object) -> Record | BadRecord:
     ],
 )
 def test_a_bad_gold_or_format_is_a_bad_record_naming_its_field(record: object, detail: str, path: str) -> None:
+    """A record with a malformed expect, refusal, category, gold unit or format is a BadRecord naming that field."""
     bad = _first(json.dumps(record))
     assert isinstance(bad, BadRecord)
     assert bad.error.reason == "malformed_input"
@@ -47,6 +48,7 @@ def test_a_bad_gold_or_format_is_a_bad_record_naming_its_field(record: object, d
 
 
 def test_a_line_that_is_not_an_object_is_a_bad_record() -> None:
+    """A line holding a JSON number is a BadRecord; the good line before it is still read."""
     bad = list(read_records(json.dumps(GRAPH) + "\n7\n", errors="collect"))
     assert isinstance(bad[0], Record)
     assert isinstance(bad[1], BadRecord)
@@ -63,6 +65,7 @@ def test_a_line_that_is_not_an_object_is_a_bad_record() -> None:
     ],
 )
 def test_a_bad_source_is_refused_before_any_record(source: object, detail: str) -> None:
+    """A source that is no path or text, a missing file or a folder is malformed_input before any record."""
     with pytest.raises(AdapterError) as info:
         list(read_records(source))  # type: ignore[arg-type]
     assert info.value.reason == "malformed_input"
@@ -70,11 +73,13 @@ def test_a_bad_source_is_refused_before_any_record(source: object, detail: str) 
 
 
 def test_errors_must_be_raise_or_collect() -> None:
+    """An errors= mode other than 'raise' or 'collect' is refused."""
     with pytest.raises(AdapterError, match="errors is 'raise' or 'collect'"):
         list(read_records(json.dumps(GRAPH), errors="ignore"))  # type: ignore[arg-type]
 
 
 def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    """A file with bytes that are not UTF-8 is malformed_input."""
     path = tmp_path / "bad.jsonl"
     path.write_bytes(json.dumps(GRAPH).encode() + b"\n\xff\xfe\n")
     with pytest.raises(AdapterError) as info:
@@ -91,6 +96,7 @@ def test_a_file_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
     ],
 )
 def test_crosscheck_file_refuses_a_line_it_cannot_read_naming_it(tmp_path: Path, content: str, detail: str) -> None:
+    """A line crosscheck_file cannot read is malformed_input with a path naming the file and line."""
     path = tmp_path / "c.jsonl"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(AdapterError) as info:
@@ -101,6 +107,7 @@ def test_crosscheck_file_refuses_a_line_it_cannot_read_naming_it(tmp_path: Path,
 
 
 def test_crosscheck_file_refuses_what_is_no_file_and_a_live_reference_on_canonical_text(tmp_path: Path) -> None:
+    """An empty path or a folder is refused, and so is against= on canonical text, bare or inside a record."""
     with pytest.raises(AdapterError, match="path must be a non-empty str or Path"):
         crosscheck_file("")
     with pytest.raises(AdapterError, match="is not a regular file"):
@@ -108,9 +115,9 @@ def test_crosscheck_file_refuses_what_is_no_file_and_a_live_reference_on_canonic
     text = tmp_path / "g.txt"
     text.write_text("S q q quantity entity=A unit=feet span=t[0:1] by=t\n", encoding="utf-8")
     with pytest.raises(AdapterError, match="against= judges equation-verdict records only, not canonical text"):
-        crosscheck_file(text, against=lambda equation, symbols: "unverified")
+        crosscheck_file(text, against=lambda _equation, _symbols: "unverified")
     record = {"id": "g", "graph": GRAPH, "hand_rolled_canonical": "S x"}
     lines = tmp_path / "r.jsonl"
     lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
     with pytest.raises(AdapterError, match="against= judges equation-verdict records only"):
-        crosscheck_file(lines, against=lambda equation, symbols: "unverified")
+        crosscheck_file(lines, against=lambda _equation, _symbols: "unverified")

@@ -15,7 +15,8 @@ import sympy
 
 import units
 import verifier
-from adapters import MathGraphError, graph_from_dict
+from adapters import AdapterError, MathGraphError, graph_from_dict, parse_canonical_text
+from adapters.corpus import BadRecord, RecordsError
 from units import RefusalError, UnitRefusal, default_vocabulary
 from units.errors import LazyDetailRefusal, LexiconError
 from verifier import BindingGraphError, Refusal, SourceSpanLink
@@ -50,6 +51,7 @@ TYPES = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_one_except_catches_every_typed_error(case: str) -> None:
+    """Each stage's typed error is caught by ``except RefusalError``, is still a ValueError, and has a known reason."""
     exc = _raised(CASES[case])
     assert isinstance(exc, TYPES[case])
     assert isinstance(exc, ValueError)  # every one was a ValueError before, and still is
@@ -58,6 +60,7 @@ def test_one_except_catches_every_typed_error(case: str) -> None:
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_each_error_pickles_as_itself(case: str) -> None:
+    """Each typed error pickles back as its own type with the same fields and message."""
     exc = _raised(CASES[case])
     back = pickle.loads(pickle.dumps(exc))  # noqa: S301 - our own bytes
     assert type(back) is (UnitRefusal if isinstance(exc, LazyDetailRefusal) else type(exc))
@@ -66,6 +69,7 @@ def test_each_error_pickles_as_itself(case: str) -> None:
 
 
 def test_the_messages_keep_their_shapes() -> None:
+    """Each error's message keeps its shape: reason, subject, path, then the detail."""
     unit = _raised(CASES["unit"])
     assert str(unit).startswith("unknown_unit: 'feets' at facts[0].unit: ")
     model = _raised(CASES["model"])
@@ -75,6 +79,7 @@ def test_the_messages_keep_their_shapes() -> None:
 
 
 def test_from_error_gives_the_message_without_its_reason() -> None:
+    """Refusal.from_error keeps the reason and the message without its reason as the detail."""
     unit = _raised(CASES["unit"])
     assert Refusal.from_error(unit) == Refusal("unknown_unit", unit.explain())
     assert Refusal.from_error(unit).detail.startswith("'feets' at facts[0].unit: ")
@@ -85,6 +90,7 @@ def test_from_error_gives_the_message_without_its_reason() -> None:
 
 
 def test_a_reason_outside_the_vocabulary_is_refused_at_construction() -> None:
+    """An error built with a reason outside the closed vocabulary (or of another stage) is a ValueError."""
     with pytest.raises(ValueError, match="not a refusal reason"):
         BindingGraphError("because", "x")
     with pytest.raises(ValueError, match="not a unit refusal reason"):
@@ -94,6 +100,7 @@ def test_a_reason_outside_the_vocabulary_is_refused_at_construction() -> None:
 
 
 def test_the_special_unit_errors_pickle_too() -> None:
+    """A lazy-detail refusal pickles as a plain UnitRefusal with its detail; a LexiconError keeps its rows."""
     lazy = LazyDetailRefusal("unknown_unit", lambda: "did you mean 'feet'?", "feets", "u")
     back = pickle.loads(pickle.dumps(lazy))  # noqa: S301 - our own bytes
     assert type(back) is UnitRefusal  # documented: it pickles as a plain UnitRefusal with the computed detail
@@ -107,12 +114,12 @@ def test_the_special_unit_errors_pickle_too() -> None:
 
 
 def test_the_base_is_public_in_units_and_verifier() -> None:
+    """units.RefusalError and verifier.RefusalError are one class."""
     assert units.RefusalError is verifier.RefusalError is RefusalError
 
 
 def test_a_records_error_pickles_with_its_bad_lines() -> None:
-    from adapters.corpus import BadRecord, RecordsError
-
+    """A RecordsError pickles back with its fields and each bad line's source, number and error."""
     bad = BadRecord("cases.jsonl", 7, MathGraphError("malformed_input", "not JSON", "line"))
     exc = RecordsError("cases.jsonl", (bad,))
     back = pickle.loads(pickle.dumps(exc))  # noqa: S301 - our own bytes
@@ -123,8 +130,7 @@ def test_a_records_error_pickles_with_its_bad_lines() -> None:
 
 
 def test_every_adapter_raises_one_error_class_under_two_names() -> None:
-    from adapters import AdapterError, parse_canonical_text
-
+    """AdapterError is MathGraphError, and both graph readers raise it."""
     assert AdapterError is MathGraphError
     exc = _raised(lambda: parse_canonical_text("Q nonsense"))
     assert isinstance(exc, AdapterError)

@@ -40,8 +40,9 @@ def _facts(registry: pint.UnitRegistry[Fraction], lemma: str) -> tuple[object, .
         dict(unit.dimensionality),
         root.magnitude,
         type(root.magnitude),
-        dict(root.units._units),
-        registry._units[lemma].is_multiplicative,
+        dict(root.unit_items()),
+        # pint has no public accessor for a definition's multiplicative flag (an offset unit's is False)
+        registry._units[lemma].is_multiplicative,  # noqa: SLF001
     )
 
 
@@ -61,13 +62,15 @@ def _compare(conversions: Mapping[str, Conversion]) -> int:
 
 
 def test_the_default_pack_defines_the_same_registry_both_ways() -> None:
-    conversions = units.default_vocabulary()._parts.conversions
+    """Every lemma of the embedded pack, the affine temperatures among them, reads the same from both registries."""
+    conversions = units.default_vocabulary().lexicon.conversions
     assert _compare(conversions) == len(conversions) > 100
     assert any(c.offset for c in conversions.values())  # the affine temperatures are among them
 
 
 def test_a_calendar_convention_defines_the_same_registry_both_ways() -> None:
-    conversions = units.default_vocabulary()._parts.conversions
+    """A table with the year=365 day convention applied builds the same registry both ways, and a year is 365 days."""
+    conversions = units.default_vocabulary().lexicon.conversions
     base_time = next(c.lemma for c in conversions.values() if c.base_dimension == "time")
     table = apply_calendar_convention(conversions, "year", Fraction(365), "day", "declared convention: year=365 day")
     assert base_time in table
@@ -77,7 +80,8 @@ def test_a_calendar_convention_defines_the_same_registry_both_ways() -> None:
 
 
 def test_a_declared_base_unit_is_its_own_dimension() -> None:
-    registry = build_registry(units.default_vocabulary()._parts.conversions)
+    """A base unit defined for a count noun has a dimension of its own, which no length converts to."""
+    registry = build_registry(units.default_vocabulary().lexicon.conversions)
     define_base_unit(registry, "apple", "count_apple")
     assert dict(registry.Unit("apple").dimensionality) == {"[count_apple]": 1}
     assert registry.Quantity(Fraction(3), "apple").to_root_units().magnitude == 3
@@ -86,7 +90,8 @@ def test_a_declared_base_unit_is_its_own_dimension() -> None:
 
 
 def test_the_upstream_pack_defines_the_same_registry_both_ways() -> None:
+    """Every lemma of the upstream pack, when it is beside the project, reads the same from both registries."""
     if not (UPSTREAM / "lexicon.jsonl").is_file():
         pytest.skip("the upstream pack is not beside the project")
     vocab = units.UnitVocabulary.from_lexicon(UPSTREAM)
-    _compare(vocab._parts.conversions)
+    _compare(vocab.lexicon.conversions)

@@ -5,14 +5,17 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Mapping
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import evals
+from adapters.corpus import RecordsError, read_records
 from evals.scoreboard import ROW_FIELDS, Scoreboard
-from units import UnitVocabulary
+from units import UnitVocabulary, default_vocabulary
+from units.lexicon import CONVERSIONS_FILE, LEXICON_FILE
 from verifier.cli import main
 
 GRAPH: dict[str, Any] = {
@@ -30,6 +33,7 @@ CORPUS: list[dict[str, Any]] = [
 
 
 def corpus(tmp_path: Path, copies: int = 1) -> Path:
+    """Write ``copies`` of CORPUS (ids suffixed by copy) and one line that is not JSON; return the file's path."""
     path = tmp_path / "corpus.jsonl"
     lines = [json.dumps({**r, "id": f"{r['id']}-{i}"}) for i in range(copies) for r in CORPUS]
     path.write_text("\n".join([*lines, "not json"]) + "\n", encoding="utf-8")
@@ -215,8 +219,6 @@ def test_score_command_usage(tmp_path: Path) -> None:
 
 def test_a_pool_fed_by_a_raising_reader_raises_instead_of_hanging(tmp_path: Path) -> None:
     """read_records' RecordsError crosses the pool (it pickles), so processes=2 raises as processes=1 does."""
-    from adapters.corpus import RecordsError, read_records
-
     path = tmp_path / "mixed.jsonl"
     path.write_text(json.dumps(CORPUS[0]) + "\n{bad\n", encoding="utf-8")
     for processes in (1, 2):
@@ -226,11 +228,6 @@ def test_a_pool_fed_by_a_raising_reader_raises_instead_of_hanging(tmp_path: Path
 
 def test_a_vocabulary_a_worker_cannot_rebuild_is_refused_for_a_pool(tmp_path: Path) -> None:
     """A vocabulary from another lexicon is scored in process only; processes=2 would silently use the default."""
-    from importlib import resources
-
-    from units import UnitVocabulary
-    from units.lexicon import CONVERSIONS_FILE, LEXICON_FILE
-
     data = resources.files("units").joinpath("data")
     rows = [
         r for r in data.joinpath(LEXICON_FILE).read_text(encoding="utf-8").splitlines() if '"surface": "ft"' not in r
@@ -247,8 +244,7 @@ def test_a_vocabulary_a_worker_cannot_rebuild_is_refused_for_a_pool(tmp_path: Pa
 
 
 def evals_default() -> UnitVocabulary:
-    from units import default_vocabulary
-
+    """The default vocabulary, the one a worker process can rebuild."""
     return default_vocabulary()
 
 

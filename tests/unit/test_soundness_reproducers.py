@@ -202,25 +202,23 @@ def test_unit_partition_over_existing_pieces_refuses_redeclared_state(vocab: Uni
     assert_refused(lambda: math_report(data, nouns), "redeclared_state")
 
 
-OP1_TEXT = "\n".join(
-    [
-        "S entity_a A entity entity=A unit=None span=math_problem_graph[0:1] by=bind_math_problem_graph",
-        "S entity_b B entity entity=B unit=None span=math_problem_graph[0:1] by=bind_math_problem_graph",
-        "S q_a_items_t0 A.items@t0 quantity entity=A unit=items span=math_problem_graph[0:10] by=bind_math_problem_graph",
-        "S op_000_result op0.transfer.A quantity entity=A unit=items span=math_problem_graph[0:14] by=bind_math_problem_graph",
-        "S op_000_target_result op0.transfer.B quantity entity=B unit=items span=math_problem_graph[0:14]"
-        " by=bind_math_problem_graph",
-        "S op_001_result op1.add.A quantity entity=A unit=items span=math_problem_graph[0:9] by=bind_math_problem_graph",
-        "S unknown_a_items A|items unknown entity=A unit=items span=math_problem_graph[0:7] by=bind_math_problem_graph",
-        "F q_a_items_t0 = 10 unit=items span=math_problem_graph[0:10]",
-        "E op_000_result := q_a_items_t0 - 3 op=transfer deps=[q_a_items_t0] literal_unit=items"
-        " unit_proof=unverified status=pending refusal=None span=math_problem_graph[0:14]",
-        "E op_000_target_result := 3 op=transfer deps=[] literal_unit=items"
-        " unit_proof=unverified status=pending refusal=None span=math_problem_graph[0:14]",
-        "E op_001_result := op_000_result + 5 op=add deps=[op_000_result] literal_unit=items"
-        " unit_proof=unverified status=pending refusal=None span=math_problem_graph[0:9]",
-        "U unknown_a_items expected_unit=items state=op(1) form=count qspan=math_problem_graph[0:7]",
-    ]
+OP1_TEXT = (
+    "S entity_a A entity entity=A unit=None span=math_problem_graph[0:1] by=bind_math_problem_graph\n"
+    "S entity_b B entity entity=B unit=None span=math_problem_graph[0:1] by=bind_math_problem_graph\n"
+    "S q_a_items_t0 A.items@t0 quantity entity=A unit=items span=math_problem_graph[0:10] by=bind_math_problem_graph\n"
+    "S op_000_result op0.transfer.A quantity entity=A unit=items span=math_problem_graph[0:14] by=bind_math_problem_graph\n"
+    "S op_000_target_result op0.transfer.B quantity entity=B unit=items span=math_problem_graph[0:14]"
+    " by=bind_math_problem_graph\n"
+    "S op_001_result op1.add.A quantity entity=A unit=items span=math_problem_graph[0:9] by=bind_math_problem_graph\n"
+    "S unknown_a_items A|items unknown entity=A unit=items span=math_problem_graph[0:7] by=bind_math_problem_graph\n"
+    "F q_a_items_t0 = 10 unit=items span=math_problem_graph[0:10]\n"
+    "E op_000_result := q_a_items_t0 - 3 op=transfer deps=[q_a_items_t0] literal_unit=items"
+    " unit_proof=unverified status=pending refusal=None span=math_problem_graph[0:14]\n"
+    "E op_000_target_result := 3 op=transfer deps=[] literal_unit=items"
+    " unit_proof=unverified status=pending refusal=None span=math_problem_graph[0:14]\n"
+    "E op_001_result := op_000_result + 5 op=add deps=[op_000_result] literal_unit=items"
+    " unit_proof=unverified status=pending refusal=None span=math_problem_graph[0:9]\n"
+    "U unknown_a_items expected_unit=items state=op(1) form=count qspan=math_problem_graph[0:7]"
 )
 
 

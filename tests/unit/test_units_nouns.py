@@ -87,7 +87,7 @@ def test_lemmas_share_a_kind_for_singular_and_plural_and_keep_spelling_apart() -
         ("abc", "cab", False),
     ],
 )
-def test_one_edit(a: str, b: str, expected: bool) -> None:
+def test_one_edit(a: str, b: str, *, expected: bool) -> None:
     """One insertion, deletion, neighbour swap or replacement apart; equal strings are not."""
     assert one_edit_apart(a, b) is expected
     assert one_edit_apart(b, a) is expected

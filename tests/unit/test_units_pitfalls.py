@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from fractions import Fraction
 
@@ -283,32 +284,25 @@ def test_every_resolution_renders(vocab: UnitVocabulary) -> None:
 
 def test_default_vocabulary_built_once_behind_a_lock() -> None:
     """Sixteen threads starting default_vocabulary() at once all get the same, checked object."""
-    saved = units.vocabulary._DEFAULT
-    units.vocabulary._DEFAULT = None
-    barrier = threading.Barrier(16)
-    results: list[object] = [None] * 16
-    errors: list[BaseException] = []
+    # no public API empties the cached default: the test clears it to race a cold start, then restores it
+    saved = units.vocabulary._DEFAULT  # noqa: SLF001
+    units.vocabulary._DEFAULT = None  # noqa: SLF001
+    barrier = threading.Barrier(16, timeout=60)
 
-    def start(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = units.vocabulary.default_vocabulary()
-        except BaseException as exc:  # report any failure from the thread
-            errors.append(exc)
+    def start() -> UnitVocabulary:
+        barrier.wait()
+        return units.vocabulary.default_vocabulary()
 
     try:
-        threads = [threading.Thread(target=start, args=(i,)) for i in range(16)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-        assert errors == []
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            futures = [pool.submit(start) for _ in range(16)]
+        results = [future.result() for future in futures]  # a failure in a thread is raised here
         first = results[0]
         assert isinstance(first, UnitVocabulary)
         assert all(r is first for r in results)
         assert first.factor("foot", "inch") == 12
     finally:
-        units.vocabulary._DEFAULT = saved
+        units.vocabulary._DEFAULT = saved  # noqa: SLF001
 
 
 # ------------------------------------------------------------ sympify / eval

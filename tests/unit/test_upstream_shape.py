@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from units import BASE_DIMENSIONS
+
 REPO = Path(__file__).resolve().parents[2]
 UPSTREAM = Path(__file__).resolve().parents[3] / "shared" / "upstream"
 HAND_ROLLED = UPSTREAM / "hand_rolled"
@@ -109,7 +111,5 @@ def test_our_lexicon_binds_every_dev_graph() -> None:
 
 def test_the_two_references_render_dimensions_over_the_same_axes() -> None:
     """reference_algebra renders with upstream_shape.render, which is only right while the axis orders agree."""
-    from units import BASE_DIMENSIONS
-
     assert upstream_shape.AXES == BASE_DIMENSIONS
     assert upstream_shape.render((1, -1, 0, 0, 0, 0)) == "length/time"

@@ -44,6 +44,7 @@ def test_an_identifier_seen_before_is_still_no_text() -> None:
 
 
 def test_a_math_graph_entity_named_none_stays_refused_after_a_symbol_id_none() -> None:
+    """An entity named 'None' is still malformed_input after 'None' passed as a symbol id."""
     _symbol("None", "n")
     graph = graph_from_dict(
         {
@@ -59,6 +60,7 @@ def test_a_math_graph_entity_named_none_stays_refused_after_a_symbol_id_none() -
 
 
 def test_a_remembered_text_is_remembered_only_as_itself() -> None:
+    """A name that passed once passes again, but the same name with a bad entity or role is still refused."""
     _symbol("q_ok", "Sam.apples@t0", entity="Sam", unit="apples")
     again = _symbol("q_ok", "Sam.apples@t0", entity="Sam", unit="apples")  # the fast path
     assert again.name == "Sam.apples@t0"
@@ -82,6 +84,7 @@ class _Loose(str):
 
 
 def test_a_str_subclass_is_checked_every_time() -> None:
+    """A str subclass that hashes and compares equal to anything is checked every time, so a memo cannot pass it."""
     assert BoundFact(symbol_id="a", value=_Loose("5"), source_span=SPAN).magnitude == 5
     for bad in ("1e5", "nan", "5."):
         with pytest.raises(BindingGraphError) as info:
@@ -94,7 +97,7 @@ def test_a_str_subclass_is_checked_every_time() -> None:
 
 def test_a_factor_written_twice_multiplies_and_one_divided_away_cancels() -> None:
     """meter*meter is an area and meter/meter a pure number, as pint's text parser reads them."""
-    table = dict(default_vocabulary()._parts.conversions)
+    table = dict(default_vocabulary().lexicon.conversions)
     table["sq_twice"] = Conversion(lemma="sq_twice", factor=Fraction(1), of=(("meter", 1), ("meter", 1)))
     table["m_over_m"] = Conversion(lemma="m_over_m", factor=Fraction(3), of=(("meter", 1), ("meter", -1)))
     registry = build_registry(table)

@@ -8,15 +8,18 @@ concrete units, exact conversion factors and the declarations they rely on.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import pytest
 import sympy
 
+from adapters import parse_canonical_text
 from adapters._common import upstream_roles, with_roles
 from units import UnitVocabulary, default_vocabulary
 from verifier import (
     REFUSAL_REASONS,
+    Answer,
+    BindingGraph,
     BoundEquation,
     Refusal,
     SourceSpanLink,
@@ -24,6 +27,7 @@ from verifier import (
     UnitProof,
     Verdict,
     check_equation,
+    verify,
 )
 from verifier.expr import parse_expression
 from verifier.model import OPERATION_KINDS
@@ -622,9 +626,9 @@ def _eq(rhs: str = "a") -> BoundEquation:
         pytest.param(_eq(), [binding("a", "dollar")], "default", id="vocab-str"),
     ],
 )
-def test_malformed_input_refused_not_raised(equation: Any, symbols: Any, vocab: Any) -> None:
+def test_malformed_input_refused_not_raised(equation: object, symbols: object, vocab: object) -> None:
     """Bad arguments give a malformed_input refusal; check_equation never raises."""
-    verdict = check_equation(equation, symbols, vocab)
+    verdict = check_equation(equation, symbols, vocab)  # type: ignore[arg-type]
     assert verdict.status == "refused"
     assert verdict.refusal is not None
     assert verdict.refusal.reason == "malformed_input"
@@ -805,7 +809,7 @@ def test_verdict_json() -> None:
         ("admitted", None, Refusal("unit_mismatch", "x")),
     ],
 )
-def test_verdict_invariants(status: str, proof: Any, refusal: Any) -> None:
+def test_verdict_invariants(status: str, proof: UnitProof | None, refusal: Refusal | None) -> None:
     """A Verdict holds a proof iff admitted and a refusal iff refused."""
     with pytest.raises(ValueError, match=r"verdict|status"):
         Verdict(status, proof=proof, refusal=refusal)
@@ -828,23 +832,17 @@ def test_proof_operands_in_sorted_dependency_order() -> None:
 
 def test_every_number_of_a_written_sum_is_its_constant() -> None:
     """Review round 4: 'q + 0 + 3 + w - w' kept as written read only its first number (0) as the constant."""
-    from adapters import parse_canonical_text
-    from units import default_vocabulary
-    from verifier import Refusal, verify
-
-    text = "\n".join(
-        [
-            "S entity_a A entity entity=A unit=None span=t[0:1] by=lane",
-            "S entity_b B entity entity=B unit=None span=t[0:1] by=lane",
-            "S q A.q quantity entity=A unit=meters span=t[0:1] by=lane",
-            "S w A.w quantity entity=B unit=meters span=t[0:1] by=lane",
-            "S r A.r quantity entity=A unit=centimeters span=t[0:1] by=lane",
-            "S u A|r unknown entity=A unit=centimeters span=t[0:1] by=lane",
-            "F q = 5 unit=meters span=t[0:1]",
-            "F w = 2 unit=meters span=t[0:1]",
-            "E r := q + 0 + 3 + w - w op=add deps=[q,w] unit_proof=unverified status=pending refusal=None span=t[0:1]",
-            "U u expected_unit=centimeters state=terminal form=count qspan=t[0:1]",
-        ]
+    text = (
+        "S entity_a A entity entity=A unit=None span=t[0:1] by=lane\n"
+        "S entity_b B entity entity=B unit=None span=t[0:1] by=lane\n"
+        "S q A.q quantity entity=A unit=meters span=t[0:1] by=lane\n"
+        "S w A.w quantity entity=B unit=meters span=t[0:1] by=lane\n"
+        "S r A.r quantity entity=A unit=centimeters span=t[0:1] by=lane\n"
+        "S u A|r unknown entity=A unit=centimeters span=t[0:1] by=lane\n"
+        "F q = 5 unit=meters span=t[0:1]\n"
+        "F w = 2 unit=meters span=t[0:1]\n"
+        "E r := q + 0 + 3 + w - w op=add deps=[q,w] unit_proof=unverified status=pending refusal=None span=t[0:1]\n"
+        "U u expected_unit=centimeters state=terminal form=count qspan=t[0:1]"
     )
     graph, _ = parse_canonical_text(text + "\n")
     (answer,) = verify(graph, default_vocabulary()).answers.values()
@@ -866,10 +864,6 @@ def test_every_number_of_a_written_sum_is_its_constant() -> None:
 )
 def test_a_written_expression_replays_and_round_trips(rhs: str, deps: str, unit: str, expected: Fraction) -> None:
     """Review round 5: the printed 5/2 re-read as 5 * 2**-1 (replay failed), and (k*z)**-1 was refused on re-reading."""
-    from adapters import parse_canonical_text
-    from units import default_vocabulary
-    from verifier import Answer, BindingGraph, verify
-
     text = "\n".join(
         [
             "S entity_a A entity entity=A unit=None span=t[0:1] by=lane",
@@ -884,8 +878,10 @@ def test_a_written_expression_replays_and_round_trips(rhs: str, deps: str, unit:
             "F w = 2 unit=meters span=t[0:1]",
             "F k = 3 unit=None span=t[0:1]",
             "F z = 2 unit=None span=t[0:1]",
-            f"E r := {rhs} op={'add' if '+' in rhs else 'multiply'} deps={deps} unit_proof=unverified status=pending"
-            " refusal=None span=t[0:1]",
+            (
+                f"E r := {rhs} op={'add' if '+' in rhs else 'multiply'} deps={deps} unit_proof=unverified status=pending"
+                " refusal=None span=t[0:1]"
+            ),
             f"U u expected_unit={unit} state=terminal form=count qspan=t[0:1]",
         ]
     )

@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 import sympy
 
-from adapters import bind_math_problem_graph, graph_from_dict, parse_canonical_text, read_json
+from adapters import (
+    MathGraphError,
+    bind_math_problem_graph,
+    bind_relations,
+    graph_from_dict,
+    parse_canonical_text,
+    read_json,
+)
 from units import UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, BindingGraphError, Refusal, verify
 
@@ -300,8 +307,6 @@ def test_transfer_sides_must_pair_up(
 
 def test_stated_value_contradicting_a_non_whole_quotient_is_inconsistent() -> None:
     """A = 6, b = 5 and b = a/4: the contradiction is reported, and a is not answered from it."""
-    from adapters import bind_relations
-
     vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
     relations = [
         {"kind": "fact", "entity": "a", "value": 6},
@@ -317,8 +322,6 @@ def test_stated_value_contradicting_a_non_whole_quotient_is_inconsistent() -> No
 
 def test_partition_into_its_own_count_kind_is_refused() -> None:
     """Partitioning 3 dozen into 1-dozen chunks counted in items would overwrite the kept dozens: redeclared_state."""
-    from adapters import MathGraphError
-
     data = {
         "entities": ["Ann"],
         "initial_state": [{"entity": "Ann", "quantity": {"unit": "dozen", "value": 3}}],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -34,13 +35,19 @@ from verifier.model import (
     QUESTION_FORMS,
     SEMANTIC_ROLES,
     UNVERIFIED_PROOF,
+    StateIndex,
     parse_state_index,
 )
 
 SPAN = SourceSpanLink(source_id="math_problem_graph", start=0, end=3)
 
 
-def sym(symbol_id: str, **fields: Any) -> SymbolBinding:
+# The helpers below take any field values (a test may pass a wrong type on purpose) and hand
+# them to the model's constructors, whose own checks are what the tests exercise: the merged
+# keyword arguments are typed dict[str, Any] so mypy leaves that checking to the constructor.
+
+
+def sym(symbol_id: str, **fields: object) -> SymbolBinding:
     """A quantity symbol with sensible defaults."""
     base: dict[str, Any] = {
         "symbol_id": symbol_id,
@@ -49,13 +56,14 @@ def sym(symbol_id: str, **fields: Any) -> SymbolBinding:
         "source_span": SPAN,
         "introduced_by": "test",
     }
-    return SymbolBinding(**{**base, **fields})
+    merged: dict[str, Any] = {**base, **fields}
+    return SymbolBinding(**merged)
 
 
-_DEFAULT: Any = object()
+_DEFAULT = object()
 
 
-def equation(lhs: str = "r", rhs: Any = _DEFAULT, **fields: Any) -> BoundEquation:
+def equation(lhs: str = "r", rhs: object = _DEFAULT, **fields: object) -> BoundEquation:
     """An equation ``lhs := a + b`` unless told otherwise."""
     base: dict[str, Any] = {
         "lhs_symbol_id": lhs,
@@ -63,10 +71,11 @@ def equation(lhs: str = "r", rhs: Any = _DEFAULT, **fields: Any) -> BoundEquatio
         "operation_kind": "add",
         "source_span": SPAN,
     }
-    return BoundEquation.create(**{**base, **fields})
+    merged: dict[str, Any] = {**base, **fields}
+    return BoundEquation.create(**merged)
 
 
-def unknown(symbol_id: str = "r", **fields: Any) -> BoundUnknown:
+def unknown(symbol_id: str = "r", **fields: object) -> BoundUnknown:
     """A terminal count unknown."""
     base: dict[str, Any] = {
         "symbol_id": symbol_id,
@@ -74,15 +83,17 @@ def unknown(symbol_id: str = "r", **fields: Any) -> BoundUnknown:
         "state_index": "terminal",
         "question_form": "count",
     }
-    return BoundUnknown(**{**base, **fields})
+    merged: dict[str, Any] = {**base, **fields}
+    return BoundUnknown(**merged)
 
 
-def fact(symbol_id: str = "a", value: Any = "5", **fields: Any) -> BoundFact:
+def fact(symbol_id: str = "a", value: str = "5", **fields: object) -> BoundFact:
     """A fact ``symbol_id = value``."""
-    return BoundFact(**{"symbol_id": symbol_id, "value": value, "source_span": SPAN, **fields})
+    merged: dict[str, Any] = {"symbol_id": symbol_id, "value": value, "source_span": SPAN, **fields}
+    return BoundFact(**merged)
 
 
-def constraint(symbol_id: str = "r", predicate: Any = "r >= 0") -> BoundConstraint:
+def constraint(symbol_id: str = "r", predicate: str = "r >= 0") -> BoundConstraint:
     """A constraint on one symbol."""
     return BoundConstraint(symbol_id=symbol_id, predicate=predicate, source_span=SPAN)
 
@@ -147,7 +158,7 @@ def full_graph() -> BindingGraph:
     )
 
 
-def raises_bge(call: Any, *args: Any, **kwargs: Any) -> BindingGraphError:
+def raises_bge(call: Callable[..., object], *args: object, **kwargs: object) -> BindingGraphError:
     """Call, which must raise BindingGraphError (and nothing else); return it."""
     with pytest.raises(BindingGraphError) as info:
         call(*args, **kwargs)
@@ -198,7 +209,7 @@ def test_span_refusals(fields: dict[str, Any], field: str) -> None:
 
 
 @pytest.mark.parametrize("symbol_id", ["1abc", "a-b", "a b", "", "é", "a" * 129, 5, None, ["a"], {"a": 1}, ("a",)])
-def test_symbol_id_must_be_identifier(symbol_id: Any) -> None:
+def test_symbol_id_must_be_identifier(symbol_id: object) -> None:
     """A symbol id that is not an ASCII identifier of at most 128 chars is refused at symbol_id."""
     error = raises_bge(sym, symbol_id)
     assert (error.reason, error.path) == ("malformed_input", "symbol.symbol_id")
@@ -231,7 +242,7 @@ def test_semantic_role_vocabulary_is_the_upstream_one() -> None:
 
 
 @pytest.mark.parametrize("role", ["Quantity", "bogus", "", None, 3, ["quantity"], {"quantity": 1}, ("quantity",)])
-def test_symbol_role_outside_vocabulary_refused(role: Any) -> None:
+def test_symbol_role_outside_vocabulary_refused(role: object) -> None:
     """A role outside the vocabulary or of any wrong type (even unhashable) is refused."""
     error = raises_bge(sym, "x", semantic_role=role)
     assert (error.reason, error.path) == ("malformed_input", "symbols[x].semantic_role")
@@ -261,7 +272,7 @@ def test_symbol_role_outside_vocabulary_refused(role: Any) -> None:
         ("source_span", "s[0:1]"),
     ],
 )
-def test_symbol_field_wrong_type(field: str, value: Any) -> None:
+def test_symbol_field_wrong_type(field: str, value: object) -> None:
     """Wrong types in a symbol's text, entity, unit or span fields name that field."""
     error = raises_bge(sym, "x", **{field: value})
     assert (error.reason, error.path) == ("malformed_input", f"symbols[x].{field}")
@@ -331,14 +342,14 @@ def test_fact_values_exact(text: str, value: Fraction) -> None:
         ("0." + "0" * 60 + "1", "input_too_large"),
     ],
 )
-def test_fact_values_refused(value: Any, reason: str) -> None:
+def test_fact_values_refused(value: object, reason: str) -> None:
     """Non-exact, non-string or over-long fact values are refused at facts[id].value."""
     error = raises_bge(fact, "a", value)
     assert (error.reason, error.path) == (reason, "facts[a].value")
 
 
 @pytest.mark.parametrize(("field", "value"), [("unit", 5), ("unit", ""), ("source_span", None), ("symbol_id", "1a")])
-def test_fact_other_fields_refused(field: str, value: Any) -> None:
+def test_fact_other_fields_refused(field: str, value: object) -> None:
     """A fact's unit, span and symbol id are checked too, naming the field."""
     error = raises_bge(fact, **{"symbol_id": "a", "value": "5", field: value})
     assert error.reason == "malformed_input"
@@ -370,14 +381,14 @@ def test_equation_statuses_accepted(status: str) -> None:
 
 
 @pytest.mark.parametrize("status", ["Admitted", "ok", "", None, 1, ["admitted"], {"admitted": True}])
-def test_equation_status_outside_vocabulary_refused(status: Any) -> None:
+def test_equation_status_outside_vocabulary_refused(status: object) -> None:
     """A status outside {admitted, pending, refused}, of any type, is refused at the field."""
     error = raises_bge(equation, admissibility_status=status)
     assert (error.reason, error.path) == ("malformed_input", "equations[r].admissibility_status")
 
 
 @pytest.mark.parametrize("reason", [None, "", 5, ["unit_mismatch"]])
-def test_refused_requires_reason(reason: Any) -> None:
+def test_refused_requires_reason(reason: object) -> None:
     """A refused equation needs a non-empty refusal_reason string."""
     error = raises_bge(equation, admissibility_status="refused", refusal_reason=reason)
     assert (error.reason, error.path) == ("malformed_input", "equations[r].refusal_reason")
@@ -405,7 +416,7 @@ def test_proof_only_when_admitted(status: str) -> None:
 
 
 @pytest.mark.parametrize("proof", [None, "", 5, ["add"]])
-def test_unit_proof_must_be_text(proof: Any) -> None:
+def test_unit_proof_must_be_text(proof: object) -> None:
     """unit_proof must be a non-empty string."""
     error = raises_bge(equation, admissibility_status="admitted", unit_proof=proof)
     assert (error.reason, error.path) == ("malformed_input", "equations[r].unit_proof")
@@ -429,7 +440,7 @@ def test_unit_proof_must_be_text(proof: Any) -> None:
         (sympy.Integer(10**40) * symbol("a"), "input_too_large"),
     ],
 )
-def test_equation_rhs_refused(rhs: Any, reason: str) -> None:
+def test_equation_rhs_refused(rhs: object, reason: str) -> None:
     """An rhs that is not a safe expression over symbols and bounded rationals is refused."""
     error = raises_bge(equation, rhs=rhs)
     assert (error.reason, error.path) == (reason, "equations[r].rhs")
@@ -451,7 +462,7 @@ def test_equation_rhs_refused(rhs: Any, reason: str) -> None:
         ("source_span", None, "equations[r].source_span"),
     ],
 )
-def test_equation_field_wrong_type(field: str, value: Any, path: str) -> None:
+def test_equation_field_wrong_type(field: str, value: object, path: str) -> None:
     """Wrong types in an equation's lhs, kind, literal unit or span name that field."""
     error = raises_bge(equation, **{field: value})
     assert (error.reason, error.path) == ("malformed_input", path)
@@ -490,7 +501,7 @@ def test_unknown_operation_kind_is_stored() -> None:
 
 
 @pytest.mark.parametrize("state", ["initial", "terminal", OperationIndex(0), OperationIndex(7)])
-def test_unknown_state_indices_accepted(state: Any) -> None:
+def test_unknown_state_indices_accepted(state: StateIndex) -> None:
     """initial, terminal and OperationIndex(i) are the state indices."""
     assert unknown(state_index=state).state_index == state
 
@@ -510,7 +521,7 @@ def test_unknown_state_indices_accepted(state: Any) -> None:
         ("terminal",),
     ],
 )
-def test_unknown_state_index_refused(state: Any) -> None:
+def test_unknown_state_index_refused(state: object) -> None:
     """Anything but 'initial', 'terminal' or an OperationIndex object is refused at state_index."""
     error = raises_bge(unknown, state_index=state)
     assert (error.reason, error.path) == ("malformed_input", "unknowns[r].state_index")
@@ -523,7 +534,7 @@ def test_question_forms_accepted(form: str) -> None:
 
 
 @pytest.mark.parametrize("form", ["how_many", "Count", "", None, 1, ["count"], {"count": 1}])
-def test_question_form_refused(form: Any) -> None:
+def test_question_form_refused(form: object) -> None:
     """A question form outside the vocabulary, of any type, is refused at question_form."""
     error = raises_bge(unknown, question_form=form)
     assert (error.reason, error.path) == ("malformed_input", "unknowns[r].question_form")
@@ -533,7 +544,7 @@ def test_question_form_refused(form: Any) -> None:
     ("field", "value"),
     [("expected_unit", 3), ("expected_unit", ""), ("question_span", None), ("symbol_id", "")],
 )
-def test_unknown_other_fields_refused(field: str, value: Any) -> None:
+def test_unknown_other_fields_refused(field: str, value: object) -> None:
     """An unknown's unit, span and id are checked, naming the field."""
     error = raises_bge(unknown, **{field: value})
     assert error.reason == "malformed_input"
@@ -541,7 +552,7 @@ def test_unknown_other_fields_refused(field: str, value: Any) -> None:
 
 
 @pytest.mark.parametrize("index", [-1, True, "1", 1.0, None])
-def test_operation_index_refused(index: Any) -> None:
+def test_operation_index_refused(index: object) -> None:
     """OperationIndex takes a non-negative int only (a bool is not an int)."""
     error = raises_bge(OperationIndex, index)
     assert (error.reason, error.path) == ("malformed_input", "state_index.index")
@@ -557,7 +568,7 @@ def test_operation_index_refused(index: Any) -> None:
         (OperationIndex(2), OperationIndex(2)),
     ],
 )
-def test_parse_state_index(value: Any, expected: Any) -> None:
+def test_parse_state_index(value: object, expected: StateIndex) -> None:
     """parse_state_index reads the labels, the op(i) token and the {"operation_index": i} object."""
     assert parse_state_index(value) == expected
 
@@ -576,7 +587,7 @@ def test_parse_state_index(value: Any, expected: Any) -> None:
         {"index": 1},
     ],
 )
-def test_parse_state_index_refused(value: Any) -> None:
+def test_parse_state_index_refused(value: object) -> None:
     """Bad state-index data raises BindingGraphError at the given path, never TypeError."""
     error = raises_bge(parse_state_index, value, "unknowns[0].state_index")
     assert (error.reason, error.path) == ("malformed_input", "unknowns[0].state_index")
@@ -594,7 +605,7 @@ def test_parse_state_index_refused(value: Any) -> None:
         ("integer(r)", Fraction(7, 2), False),
     ],
 )
-def test_constraint_holds_exactly(predicate: str, probe: Fraction, holds: bool) -> None:
+def test_constraint_holds_exactly(predicate: str, probe: Fraction, *, holds: bool) -> None:
     """A constraint predicate is evaluated on exact values."""
     assert constraint("r", predicate).holds(probe) is holds
 
@@ -614,7 +625,7 @@ def test_constraint_holds_exactly(predicate: str, probe: Fraction, holds: bool) 
         ("r >= " + "1" * 41, "input_too_large"),
     ],
 )
-def test_constraint_predicate_refused(predicate: Any, reason: str) -> None:
+def test_constraint_predicate_refused(predicate: object, reason: str) -> None:
     """A predicate outside '<sym> <op> <number>' / 'integer(<sym>)' on its own symbol is refused."""
     error = raises_bge(constraint, "r", predicate)
     assert (error.reason, error.path) == (reason, "constraints[r].predicate")
@@ -637,7 +648,7 @@ def test_full_graph_builds_and_indexes_symbols() -> None:
 
 @pytest.mark.parametrize("field", ["symbols", "facts", "equations", "unknowns", "constraints", "provenance"])
 @pytest.mark.parametrize("value", [[], {}, None, "abc", 5])
-def test_graph_fields_must_be_tuples(field: str, value: Any) -> None:
+def test_graph_fields_must_be_tuples(field: str, value: object) -> None:
     """Each graph field must be a tuple; lists, dicts, None and strings are refused there."""
     error = raises_bge(BindingGraph, **{field: value})
     assert (error.reason, error.path) == ("malformed_input", field)
@@ -654,7 +665,7 @@ def test_graph_fields_must_be_tuples(field: str, value: Any) -> None:
         ("provenance", sym("a")),
     ],
 )
-def test_graph_items_must_have_their_type(field: str, item: Any) -> None:
+def test_graph_items_must_have_their_type(field: str, item: object) -> None:
     """An item of the wrong type is refused at field[i]."""
     error = raises_bge(BindingGraph, **{field: (item,)})
     assert (error.reason, error.path) == ("malformed_input", f"{field}[0]")
@@ -761,25 +772,23 @@ def test_graph_is_frozen() -> None:
 # ------------------------------------------------------------ canonical string
 
 
-FULL_GRAPH_CANONICAL = "\n".join(
-    [
-        "S entity_sam Sam entity entity=Sam unit=None span=math_problem_graph[0:3] by=bind_math_problem_graph",
-        "S q_sam_dollars_t0 Sam.dollars@t0 quantity entity=Sam unit=dollars "
-        "span=math_problem_graph[0:3] by=bind_math_problem_graph",
-        "S op_000__multiplicand op0.multiplicand ratio entity=None unit=None "
-        "span=math_problem_graph[0:3] by=bind_math_problem_graph",
-        "S op_000_result op0.multiply.Sam quantity entity=Sam unit=dollars "
-        "span=math_problem_graph[0:3] by=bind_math_problem_graph",
-        "F q_sam_dollars_t0 = 2.5 unit=dollars span=math_problem_graph[0:3]",
-        "F op_000__multiplicand = 7/2 unit=None span=math_problem_graph[0:3]",
-        "E op_000_result := op_000__multiplicand*q_sam_dollars_t0 op=multiply "
-        "deps=[op_000__multiplicand,q_sam_dollars_t0] "
-        "unit_proof=multiply: [money,dimensionless] -> money status=admitted refusal=None "
-        "span=math_problem_graph[4:18]",
-        "U op_000_result expected_unit=dollars state=op(0) form=total qspan=math_problem_graph[0:3]",
-        "C op_000_result pred=op_000_result >= 0 span=math_problem_graph[0:3]",
-        "P math_problem_graph[0:21] text=Sam has 2.5 dollars.",
-    ]
+FULL_GRAPH_CANONICAL = (
+    "S entity_sam Sam entity entity=Sam unit=None span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
+    "S q_sam_dollars_t0 Sam.dollars@t0 quantity entity=Sam unit=dollars "
+    "span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
+    "S op_000__multiplicand op0.multiplicand ratio entity=None unit=None "
+    "span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
+    "S op_000_result op0.multiply.Sam quantity entity=Sam unit=dollars "
+    "span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
+    "F q_sam_dollars_t0 = 2.5 unit=dollars span=math_problem_graph[0:3]\n"
+    "F op_000__multiplicand = 7/2 unit=None span=math_problem_graph[0:3]\n"
+    "E op_000_result := op_000__multiplicand*q_sam_dollars_t0 op=multiply "
+    "deps=[op_000__multiplicand,q_sam_dollars_t0] "
+    "unit_proof=multiply: [money,dimensionless] -> money status=admitted refusal=None "
+    "span=math_problem_graph[4:18]\n"
+    "U op_000_result expected_unit=dollars state=op(0) form=total qspan=math_problem_graph[0:3]\n"
+    "C op_000_result pred=op_000_result >= 0 span=math_problem_graph[0:3]\n"
+    "P math_problem_graph[0:21] text=Sam has 2.5 dollars."
 )
 
 
@@ -984,7 +993,7 @@ def test_from_json_accepts_operation_index_object() -> None:
     assert BindingGraph.from_json(data).unknowns[0].state_index == OperationIndex(0)
 
 
-def _mutated(change: Any) -> object:
+def _mutated(change: Callable[[dict[str, Any]], object]) -> object:
     data = copy.deepcopy(full_graph().to_json())
     change(data)
     return data

@@ -40,8 +40,10 @@ def _sam_kim(rhs: str, kind: str, deps: str, kim: int) -> BindingGraph:
         "S u u unknown entity=Sam unit=apples span=t[0:3] by=t",
         "F q_sam_apples_t0 = 10 unit=apples span=t[0:3]",
         f"F q_kim_apples_t0 = {kim} unit=apples span=t[0:3]",
-        f"E op_000_result := {rhs} op={kind} deps=[{deps}] literal_unit=apples unit_proof=unverified"
-        " status=pending refusal=None span=t[0:3]",
+        (
+            f"E op_000_result := {rhs} op={kind} deps=[{deps}] literal_unit=apples unit_proof=unverified"
+            " status=pending refusal=None span=t[0:3]"
+        ),
         "U u expected_unit=apples state=terminal form=count qspan=t[0:3]",
     ]
     graph, _ = parse_canonical_text("\n".join(lines))

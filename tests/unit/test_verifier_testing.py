@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from adapters import bind_math_problem_graph, graph_from_dict
+from adapters import bind_math_problem_graph, graph_from_dict, parse_canonical_text
 from verifier import check_equation, verify
 from verifier.testing import assert_admitted, assert_answer, assert_refused
 
@@ -80,8 +80,6 @@ def test_assert_admitted() -> None:
 
 def test_assert_answer_names_the_unknown_when_a_graph_asks_for_several() -> None:
     """A graph with two unknowns needs unknown=; a name it does not ask for fails naming the ones it does."""
-    from adapters import parse_canonical_text
-
     text = (
         "S q_a_feet_t0 a quantity entity=A unit=feet span=t[0:1] by=t\n"
         "S u1 u1 unknown entity=A unit=feet span=t[0:1] by=t\n"
@@ -100,6 +98,7 @@ def test_assert_answer_names_the_unknown_when_a_graph_asks_for_several() -> None
 
 
 def test_an_expected_value_that_is_not_exact_and_a_subject_of_no_form_are_type_errors() -> None:
+    """assert_answer given an expected value that is no exact number, or a subject in no graph form, raises TypeError."""
     with pytest.raises(TypeError, match="expected value"):
         assert_answer(GRAPH, "five", "feet")
     with pytest.raises(TypeError, match="cannot verify a int"):
