@@ -15,14 +15,14 @@ In one process and one run it measures:
   ``perf_counter_ns`` and, as the whole process, from the parent; also ``import units;
   units.default_vocabulary()`` alone.  One untimed warm-up run first (``.pyc`` files).
 * **warm check_equation**: a fixed mix of equations covering every operation kind,
-  µs per equation, against the same admissibility work done by
+  microseconds per equation, against the same admissibility work done by
   :class:`~benchmarks.reference_algebra.ReferenceAlgebra` (a minimal integer-exponent-vector
   algebra in the style of upstream ADR-0134, built here from
   ``units/data/en_units_v1.jsonl``), and the ratio ours / reference.  When the
   verifier memoizes verdicts (``verifier.admissibility.clear_verdict_cache`` exists) the
   headline clears that cache before every call, so both sides do the admissibility work;
   the cache-hit cost is reported beside it (``check_equation_cached_us``).
-* **warm verify**: µs per graph over the bundled ``graphs`` lane and over the upstream
+* **warm verify**: microseconds per graph over the bundled ``graphs`` lane and over the upstream
   dev graphs (``../shared/upstream/gsm8k_parser_dev/cases.jsonl``, skipped when absent),
   the latter also with the verdict cache cleared before each call.
   Binding is done once, outside the timed loop; only ``verify(graph, vocab, policy)`` is timed.
@@ -108,6 +108,22 @@ COLD_START_TARGET_S: Final[float] = 0.25
 """Issue #13: imports plus the default vocabulary, as a whole process."""
 PIPELINE_TARGET_US: Final[float] = 250.0
 """Issue #13: twice the upstream hand-rolled parse + bind (128 us per graph on the 2-core reference machine)."""
+PIPELINE_RATIO_TARGET: Final[float] = 2.0
+"""The 2x of :data:`PIPELINE_TARGET_US`, against the upstream-shape reference measured in the same run."""
+CHECK_EQUATION_RATIO_TARGET: Final[float] = 2.0
+"""Uncached check_equation at most twice the exponent-vector reference (SPEC §10: targets are in the issues)."""
+VERIFY_UPSTREAM_TARGET_US: Final[float] = 300.0
+"""Warm verify per upstream dev graph, in microseconds (SPEC §10: targets are in the issues)."""
+THROUGHPUT_TARGET_PER_S: Final[float] = 2500.0
+"""Graphs per second: 100k graphs in at most 40 s (SPEC §10: targets are in the issues)."""
+DERIVED_VOCABULARY_TARGET_MS: Final[float] = 1.0
+"""The worst median ``with_count_nouns`` call, in milliseconds (SPEC §10: targets are in the issues)."""
+INVERSE_CHAIN_TARGET_S: Final[float] = 1.0
+"""Bind + verify of the 1,000-relation inverse chain, in seconds (SPEC §10: targets are in the issues)."""
+TOTALS_GROWTH_TARGET: Final[float] = 3.0
+"""Verify time at N = 800 over N = 400: below 3 rules out quadratic growth (4x), N log N is about 2x."""
+LANES_PEAK_RSS_TARGET_MB: Final[float] = 100.0
+"""Peak RSS of a full lanes run, in MB (SPEC §10: targets are in the issues)."""
 
 Metrics = dict[str, dict[str, Any]]
 """The ``metrics`` object being filled: metric key → :func:`benchmarks.report.metric` record."""
@@ -140,12 +156,12 @@ def _cold_start_section(metrics: Metrics, details: Details, rounds: int) -> None
     )
     for key, series, what in cold_rows:
         value = statistics.median(cold[series])
-        metrics[key] = metric(value, "s", "<= 0.25", value <= COLD_START_TARGET_S, what=what)
+        metrics[key] = metric(value, "s", "<= 0.25", met=value <= COLD_START_TARGET_S, what=what)
     metrics["cold_start_units_only_s"] = metric(
         statistics.median(cold["units_only_s"]),
         "s",
         "-",
-        None,
+        met=None,
         what="import units + default_vocabulary(), timed in the child",
     )
 
@@ -219,38 +235,42 @@ def _check_equation_metrics(metrics: Metrics, rounds_us: Mapping[str, Sequence[f
         statistics.median(rounds_us["uncached"]),
         "us",
         "-",
-        None,
+        met=None,
         what=f"check_equation, verdict cache cleared, mean over the {n}-equation mix",
     )
     metrics["check_equation_cached_us"] = metric(
         statistics.median(rounds_us["cached"]),
         "us",
         "-",
-        None,
+        met=None,
         what="check_equation repeated on the same equation (verdict cache hit)",
     )
     metrics["check_equation_with_proof_string_us"] = metric(
         statistics.median(rounds_us["with_string"]),
         "us",
         "-",
-        None,
+        met=None,
         what="uncached check_equation(...).unit_proof (the string the reference returns)",
     )
     metrics["reference_check_us"] = metric(
         statistics.median(rounds_us["reference"]),
         "us",
         "-",
-        None,
+        met=None,
         what="exponent-vector reference on the same mix, proof string included",
     )
     metrics["check_equation_ratio"] = metric(
-        ratio, "x", "<= 2", ratio <= 2, what="uncached ours / reference, median of per-round ratios"
+        ratio,
+        "x",
+        "<= 2",
+        met=ratio <= CHECK_EQUATION_RATIO_TARGET,
+        what="uncached ours / reference, median of per-round ratios",
     )
     metrics["check_equation_with_proof_string_ratio"] = metric(
         statistics.median(string_ratio_rounds),
         "x",
         "-",
-        None,
+        met=None,
         what="ours incl. the proof string / reference",
     )
 
@@ -278,6 +298,7 @@ def _verify_metric(
     target_ns: int,
     clear: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
+    """Time ``verify`` per graph (clearing the verdict cache first when ``clear`` is given): the median and details."""
     if not graphs:
         return {"median": None, "details": {"graphs": []}}
     items = [(g.label, uncached(functools.partial(verify, g.graph, g.vocab, g.policy), clear)) for g in graphs]
@@ -306,7 +327,7 @@ def _verify_lane_section(metrics: Metrics, details: Details, rounds: int, target
         lane["median"],
         "us",
         "-",
-        None,
+        met=None,
         what=f"verify per graph, median over {len(graphs)} lane graph(s)",
         **({"skipped": "no bindable graph in the lane"} if not graphs else {}),
     )
@@ -336,25 +357,25 @@ def _verify_upstream_section(
             "graphs": len(dev),
             "uncached": dev_u["details"],
         }
-        met = dev_m["median"] < 300 if dev_m["median"] is not None else None
+        met = dev_m["median"] < VERIFY_UPSTREAM_TARGET_US if dev_m["median"] is not None else None
         metrics["verify_upstream_graph_us"] = metric(
             dev_m["median"],
             "us",
             "< 300",
-            met,
+            met=met,
             what=f"verify per graph, median over {len(dev)} upstream dev graphs",
         )
-        met_u = dev_u["median"] < 300 if dev_u["median"] is not None else None
+        met_u = dev_u["median"] < VERIFY_UPSTREAM_TARGET_US if dev_u["median"] is not None else None
         metrics["verify_upstream_graph_uncached_us"] = metric(
             dev_u["median"],
             "us",
             "< 300",
-            met_u,
+            met=met_u,
             what="the same with the verdict cache cleared before each verify",
         )
     else:
         for key in ("verify_upstream_graph_us", "verify_upstream_graph_uncached_us"):
-            metrics[key] = metric(None, "us", "< 300", None, skipped=f"{upstream} is absent")
+            metrics[key] = metric(None, "us", "< 300", met=None, skipped=f"{upstream} is absent")
 
 
 def _pipeline_section(
@@ -370,26 +391,32 @@ def _pipeline_section(
         med["ours"],
         "us",
         "<= 250",
-        med["ours"] <= PIPELINE_TARGET_US,
+        met=med["ours"] <= PIPELINE_TARGET_US,
         what=f"read + bind + verify per graph ({corpus}); 250 us is 2x the upstream code as issue #13 measured it",
     )
     for stage in ("read", "bind", "verify"):
-        metrics[f"pipeline_{stage}_us"] = metric(med[stage], "us", "-", None, what=f"the {stage} stage of pipeline_us")
+        metrics[f"pipeline_{stage}_us"] = metric(
+            med[stage], "us", "-", met=None, what=f"the {stage} stage of pipeline_us"
+        )
     metrics["reference_pipeline_us"] = metric(
         med["reference"],
         "us",
         "-",
-        None,
+        met=None,
         what="json.loads + upstream-shape graph, adapter, exponent check and canonical text (byte-identical to upstream's)",
     )
     metrics["pipeline_ratio"] = metric(
-        pipe["ratio"], "x", "<= 2.0", pipe["ratio"] <= 2.0, what="pipeline_us / reference_pipeline_us"
+        pipe["ratio"],
+        "x",
+        "<= 2.0",
+        met=pipe["ratio"] <= PIPELINE_RATIO_TARGET,
+        what="pipeline_us / reference_pipeline_us",
     )
     return texts, pipe_vocab, corpus
 
 
 def _throughput_section(
-    metrics: Metrics, texts: Sequence[str], pipe_vocab: UnitVocabulary, corpus: str, quick: bool
+    metrics: Metrics, texts: Sequence[str], pipe_vocab: UnitVocabulary, corpus: str, *, quick: bool
 ) -> None:
     """Graphs per second: the pipeline over the corpus repeated, in this process."""
     log("throughput: the pipeline over the corpus repeated, one process")
@@ -399,17 +426,25 @@ def _throughput_section(
         verify(bind_math_problem_graph(graph_from_dict(read_json(texts[i % len(texts)])), pipe_vocab), pipe_vocab)
     per_s = count / (time.perf_counter() - start)
     metrics["throughput_graphs_per_s"] = metric(
-        per_s, "graphs/s", ">= 2500", per_s >= 2500, what=f"{count} graphs ({corpus} repeated); 100k in <= 40 s"
+        per_s,
+        "graphs/s",
+        ">= 2500",
+        met=per_s >= THROUGHPUT_TARGET_PER_S,
+        what=f"{count} graphs ({corpus} repeated); 100k in <= 40 s",
     )
 
 
-def _derived_vocabulary_section(metrics: Metrics, details: Details, quick: bool) -> None:
+def _derived_vocabulary_section(metrics: Metrics, details: Details, *, quick: bool) -> None:
     """The cost of deriving a vocabulary with new count nouns."""
     derived = derived_vocabulary_ms(units.default_vocabulary(), 3 if quick else 10)
     details["derived_vocabulary"] = derived
     worst = max(statistics.median(v) for v in derived.values())
     metrics["derived_vocabulary_ms"] = metric(
-        worst, "ms", "<= 1", worst <= 1, what="with_count_nouns for 1, 10 and 30 new nouns (worst median)"
+        worst,
+        "ms",
+        "<= 1",
+        met=worst <= DERIVED_VOCABULARY_TARGET_MS,
+        what="with_count_nouns for 1, 10 and 30 new nouns (worst median)",
     )
 
 
@@ -420,11 +455,19 @@ def _scaling_section(metrics: Metrics, details: Details, rounds: int) -> None:
     details["scaling"] = scale
     chain_s = statistics.median(scale["chain_1000_s"])
     metrics["inverse_chain_1000_s"] = metric(
-        chain_s, "s", "< 1", chain_s < 1, what="bind + verify a 1,000-relation inverse chain (all by the linear solve)"
+        chain_s,
+        "s",
+        "< 1",
+        met=chain_s < INVERSE_CHAIN_TARGET_S,
+        what="bind + verify a 1,000-relation inverse chain (all by the linear solve)",
     )
     growth = statistics.median(scale["totals_800_s"]) / statistics.median(scale["totals_400_s"])
     metrics["totals_growth_ratio"] = metric(
-        growth, "x", "< 3", growth < 3, what="verify time for 800 entities x 800 total-unknowns over 400 x 400"
+        growth,
+        "x",
+        "< 3",
+        met=growth < TOTALS_GROWTH_TARGET,
+        what="verify time for 800 entities x 800 total-unknowns over 400 x 400",
     )
 
 
@@ -435,20 +478,20 @@ def _memory_section(metrics: Metrics, details: Details, rounds: int) -> None:
     mem = lanes_memory(mem_rounds)
     details["lanes_memory"] = mem
     if "skipped" in mem:
-        metrics["lanes_peak_rss_mb"] = metric(None, "MB", "< 100", None, skipped=mem["skipped"])
+        metrics["lanes_peak_rss_mb"] = metric(None, "MB", "< 100", met=None, skipped=mem["skipped"])
     else:
         peak = statistics.median(mem["peak_rss_mb"])
         metrics["lanes_peak_rss_mb"] = metric(
             peak,
             "MB",
             "< 100",
-            peak < 100,
+            met=peak < LANES_PEAK_RSS_TARGET_MB,
             what="peak RSS of a full lanes run (ru_maxrss of the child)",
             lanes_exit_code=mem["exit_codes"][-1],
         )
 
 
-def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict[str, Any]:
+def run(rounds: int, *, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict[str, Any]:
     """Measure everything; return the JSON-ready result."""
     target_ns = ROUND_TARGET_NS // 10 if quick else ROUND_TARGET_NS
     vocab = units.default_vocabulary()
@@ -460,8 +503,8 @@ def run(rounds: int, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> dict
     _verify_lane_section(metrics, details, rounds, target_ns)
     _verify_upstream_section(metrics, details, rounds, target_ns, upstream=upstream, clear=clear)
     texts, pipe_vocab, corpus = _pipeline_section(metrics, details, rounds, upstream)
-    _throughput_section(metrics, texts, pipe_vocab, corpus, quick)
-    _derived_vocabulary_section(metrics, details, quick)
+    _throughput_section(metrics, texts, pipe_vocab, corpus, quick=quick)
+    _derived_vocabulary_section(metrics, details, quick=quick)
     _scaling_section(metrics, details, rounds)
     _memory_section(metrics, details, rounds)
 

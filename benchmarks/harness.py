@@ -10,6 +10,7 @@ and :func:`lanes_memory`, run by ``sys.executable`` from the repository root.
 from __future__ import annotations
 
 import gc
+import importlib.util
 import math
 import os
 import statistics
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from benchmarks.paths import REPO
+from verifier import admissibility
 
 DEFAULT_ROUNDS: Final[int] = 7
 ROUND_TARGET_NS: Final[int] = 10_000_000
@@ -30,6 +32,7 @@ MEMORY_ROUNDS_CAP: Final[int] = 3
 
 
 def log(message: str) -> None:
+    """Write one ``[bench]`` progress line to stderr (stdout carries the table or the JSON)."""
     sys.stderr.write(f"[bench] {message}\n")
     sys.stderr.flush()
 
@@ -84,8 +87,6 @@ def time_items(items: Sequence[tuple[str, Callable[[], object]]], rounds: int, t
 
 def verdict_cache_clearer() -> Callable[[], None] | None:
     """``verifier.admissibility.clear_verdict_cache`` if verdicts are memoized, else ``None``."""
-    from verifier import admissibility
-
     clear = getattr(admissibility, "clear_verdict_cache", None)
     return clear if callable(clear) else None
 
@@ -151,6 +152,7 @@ _LANES_WRAPPER: Final[str] = (
 
 
 def _child_env() -> dict[str, str]:
+    """This environment with the repository root first on ``PYTHONPATH``, so a child imports this checkout."""
     env = dict(os.environ)
     path = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + path if path else "")
@@ -160,7 +162,7 @@ def _child_env() -> dict[str, str]:
 def _run_child(code: str) -> tuple[str, int]:
     """Run ``sys.executable -c code`` from the repo root; (stdout, wall ns)."""
     start = time.perf_counter_ns()
-    proc = subprocess.run(
+    proc = subprocess.run(  # noqa: S603 - a fixed argv: sys.executable -c one of this module's own programs
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
@@ -204,9 +206,7 @@ def cold_start(rounds: int) -> dict[str, Any]:
 
 def lanes_memory(rounds: int) -> dict[str, Any]:
     """Peak RSS (MB) of ``python -m verifier lanes``, via a wrapper whose only child is that run."""
-    try:
-        import resource  # noqa: F401 - Unix only
-    except ImportError:
+    if importlib.util.find_spec("resource") is None:  # the wrapper's resource module is Unix only
         return {"skipped": "resource module unavailable on this platform"}
     scale = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
     peaks: list[float] = []

@@ -7,8 +7,9 @@ metrics time it beside the verifier on the same mix.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -24,6 +25,7 @@ _ADDITIVE: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "co
 Vec = tuple[int, int, int, int, int, int]
 _ZERO: Final[Vec] = (0, 0, 0, 0, 0, 0)
 _COUNT_VEC: Final[Vec] = (0, 0, 0, 0, 1, 0)
+_BINARY: Final[int] = 2  # operands of the two-operand forms: a divide by a __divisor, apply_rate, unit_partition
 
 
 class ReferenceRefusal(Exception):
@@ -36,10 +38,12 @@ def _vec_str(vec: Vec) -> str:
 
 
 def _mul(a: Vec, b: Vec) -> Vec:
+    """The product's vector: exponents added."""
     return tuple(x + y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def _div(a: Vec, b: Vec) -> Vec:
+    """The quotient's vector: exponents subtracted."""
     return tuple(x - y for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
@@ -88,6 +92,7 @@ class ReferenceAlgebra:
         raise ReferenceRefusal("unknown_unit")
 
     def _dep(self, symbols: Mapping[str, SymbolBinding], dep: str) -> Vec:
+        """The vector of one dependency's unit (a unit-less ratio is dimensionless)."""
         binding = symbols.get(dep)
         if binding is None:
             raise ReferenceRefusal("unknown_symbol")
@@ -105,41 +110,22 @@ class ReferenceAlgebra:
             return f"refused {exc}"
 
     def _check(self, eq: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
+        """The admitted proof string, or raise :class:`ReferenceRefusal` with the reason."""
         kind = eq.operation_kind
         names = sorted(eq.dependencies)
         vecs = [self._dep(symbols, dep) for dep in names]
         if kind in _ADDITIVE:
-            operands = vecs + ([self.vector(eq.literal_unit)] if eq.literal_unit is not None else [])
-            if not operands:
-                raise ReferenceRefusal("operand_arity")
-            if any(v != operands[0] for v in operands[1:]):
-                raise ReferenceRefusal("unit_mismatch")
-            result = operands[0]
+            result = _additive(vecs + ([self.vector(eq.literal_unit)] if eq.literal_unit is not None else []))
         elif kind == "multiply":
-            result = _ZERO
-            for v in vecs:
-                result = _mul(result, v)
+            result = functools.reduce(_mul, vecs, _ZERO)
         elif kind == "divide":
-            if len(vecs) == 1:
-                result = vecs[0]
-            elif len(vecs) == 2 and sum(n.endswith("__divisor") for n in names) == 1:
-                divisor = 0 if names[0].endswith("__divisor") else 1
-                result = _div(vecs[1 - divisor], vecs[divisor])
-            else:
-                raise ReferenceRefusal("operand_arity")
+            result = _divide(names, vecs)
         elif kind == "apply_rate":
-            rates = [i for i, n in enumerate(names) if symbols[n].semantic_role == "rate"]
-            if len(vecs) != 2 or len(rates) != 1:
-                raise ReferenceRefusal("rate_form_invalid")
-            rate, quantity = vecs[rates[0]], vecs[1 - rates[0]]
-            denominator: Vec = tuple(-e if e < 0 else 0 for e in rate)  # type: ignore[assignment]
-            if denominator == _ZERO or quantity != denominator:
-                raise ReferenceRefusal("rate_form_invalid")
-            result = _mul(rate, quantity)
+            result = _apply_rate(names, vecs, symbols)
         elif kind == "compare_multiplicative":
             result = _ZERO
         elif kind == "unit_partition":
-            if len(vecs) != 2 or vecs[0] != vecs[1]:
+            if len(vecs) != _BINARY or vecs[0] != vecs[1]:
                 raise ReferenceRefusal("unit_mismatch")
             result = _COUNT_VEC
         elif kind == "fraction_portion":
@@ -149,3 +135,34 @@ class ReferenceAlgebra:
         else:
             raise ReferenceRefusal("unknown_operation")
         return f"{kind}: [{','.join(_vec_str(v) for v in vecs)}] -> {_vec_str(result)}"
+
+
+def _additive(operands: Sequence[Vec]) -> Vec:
+    """An additive kind's result: the one vector all operands (the literal's included) share."""
+    if not operands:
+        raise ReferenceRefusal("operand_arity")
+    if any(v != operands[0] for v in operands[1:]):
+        raise ReferenceRefusal("unit_mismatch")
+    return operands[0]
+
+
+def _divide(names: Sequence[str], vecs: Sequence[Vec]) -> Vec:
+    """A divide's result: the one operand over a literal, or the dividend over the ``__divisor`` operand."""
+    if len(vecs) == 1:
+        return vecs[0]
+    if len(vecs) == _BINARY and sum(n.endswith("__divisor") for n in names) == 1:
+        divisor = 0 if names[0].endswith("__divisor") else 1
+        return _div(vecs[1 - divisor], vecs[divisor])
+    raise ReferenceRefusal("operand_arity")
+
+
+def _apply_rate(names: Sequence[str], vecs: Sequence[Vec], symbols: Mapping[str, SymbolBinding]) -> Vec:
+    """An apply_rate's result: rate * quantity, where the quantity is exactly the rate's denominator."""
+    rates = [i for i, n in enumerate(names) if symbols[n].semantic_role == "rate"]
+    if len(vecs) != _BINARY or len(rates) != 1:
+        raise ReferenceRefusal("rate_form_invalid")
+    rate, quantity = vecs[rates[0]], vecs[1 - rates[0]]
+    denominator: Vec = tuple(-e if e < 0 else 0 for e in rate)  # type: ignore[assignment]
+    if denominator == _ZERO or quantity != denominator:
+        raise ReferenceRefusal("rate_form_invalid")
+    return _mul(rate, quantity)

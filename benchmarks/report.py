@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+import pint
+
 METRIC_KEYS: Final[tuple[str, ...]] = (
     "cold_start_s",
     "cold_start_wall_s",
@@ -35,15 +37,18 @@ METRIC_KEYS: Final[tuple[str, ...]] = (
 """Every metric of the JSON ``metrics`` object, in table order."""
 
 
-def metric(value: float | None, unit: str, target: str, met: bool | None, **extra: Any) -> dict[str, Any]:
+def metric(value: float | None, unit: str, target: str, *, met: bool | None, **extra: str | int) -> dict[str, Any]:
+    """One metric's JSON record: its median, unit, target text and whether it is met (``None``: no target).
+
+    ``extra`` adds keys such as ``what`` (the description) or ``skipped`` (why no value).
+    """
     out: dict[str, Any] = {"median": value, "unit": unit, "target": target, "met": met}
     out.update(extra)
     return out
 
 
 def pint_version() -> str:
-    import pint
-
+    """The installed pint's version string, or ``"?"`` when it has none."""
     return str(getattr(pint, "__version__", "?"))
 
 

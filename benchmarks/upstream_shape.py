@@ -39,6 +39,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
+from pathlib import Path
 from typing import Any, Final
 
 from verifier.kinds import OPERATION_KINDS
@@ -150,7 +151,7 @@ def load_unit_table(lexicon_path: str | PathLike[str]) -> UnitTable:
     """
     axis = {name: i for i, name in enumerate(AXES)}
     dimensions: dict[str, Vec] = {}
-    with open(lexicon_path, encoding="utf-8") as handle:
+    with Path(lexicon_path).open(encoding="utf-8") as handle:
         for line in handle:
             if not line.strip():
                 continue
@@ -299,30 +300,39 @@ class MathProblemGraph:
             if poss.entity not in known:
                 raise SchemaError(f"initial_state[{i}].entity: {poss.entity!r} is not an entity")
         for i, op in enumerate(self.operations):
-            path = f"operations[{i}]"
-            if op.actor not in known:
-                raise SchemaError(f"{path}.actor: {op.actor!r} is not an entity")
-            if op.kind == "transfer":
-                if op.target is None or op.target not in known or op.target == op.actor:
-                    raise SchemaError(f"{path}.target: a transfer needs a target entity other than its actor")
-            elif op.target is not None:
-                raise SchemaError(f"{path}.target: only a transfer has a target")
-            operand = op.operand
-            if isinstance(operand, Amount) and operand.value < 0:
-                raise SchemaError(f"{path}.operand.value: the kind carries the sign")
-            if isinstance(operand, Comparison):
-                if operand.direction not in _DIRECTIONS[op.kind]:
-                    raise SchemaError(f"{path}.operand.direction: {operand.direction!r} does not fit {op.kind}")
-                if operand.reference_actor not in known or operand.reference_actor == op.actor:
-                    raise SchemaError(f"{path}.operand.reference_actor: another entity is needed")
-                if op.kind == "compare_additive" and (operand.delta is None or operand.factor is not None):
-                    raise SchemaError(f"{path}.operand: compare_additive takes a delta and no factor")
-                if op.kind == "compare_multiplicative" and (
-                    operand.factor is None or operand.delta is not None or operand.factor <= 0
-                ):
-                    raise SchemaError(f"{path}.operand: compare_multiplicative takes a positive factor and no delta")
+            _check_operation(op, f"operations[{i}]", known)
         if self.unknown.entity is not None and self.unknown.entity not in known:
             raise SchemaError(f"unknown.entity: {self.unknown.entity!r} is not an entity")
+
+
+def _check_operation(op: Operation, path: str, known: set[str]) -> None:
+    """The schema's checks of one operation at ``path``: its actor, its target, its operand's sign and comparison."""
+    if op.actor not in known:
+        raise SchemaError(f"{path}.actor: {op.actor!r} is not an entity")
+    if op.kind == "transfer":
+        if op.target is None or op.target not in known or op.target == op.actor:
+            raise SchemaError(f"{path}.target: a transfer needs a target entity other than its actor")
+    elif op.target is not None:
+        raise SchemaError(f"{path}.target: only a transfer has a target")
+    operand = op.operand
+    if isinstance(operand, Amount) and operand.value < 0:
+        raise SchemaError(f"{path}.operand.value: the kind carries the sign")
+    if isinstance(operand, Comparison):
+        _check_comparison(op, operand, path, known)
+
+
+def _check_comparison(op: Operation, operand: Comparison, path: str, known: set[str]) -> None:
+    """The schema's checks of a comparison operand: its direction, another entity, a delta or a positive factor."""
+    if operand.direction not in _DIRECTIONS[op.kind]:
+        raise SchemaError(f"{path}.operand.direction: {operand.direction!r} does not fit {op.kind}")
+    if operand.reference_actor not in known or operand.reference_actor == op.actor:
+        raise SchemaError(f"{path}.operand.reference_actor: another entity is needed")
+    if op.kind == "compare_additive" and (operand.delta is None or operand.factor is not None):
+        raise SchemaError(f"{path}.operand: compare_additive takes a delta and no factor")
+    if op.kind == "compare_multiplicative" and (
+        operand.factor is None or operand.delta is not None or operand.factor <= 0
+    ):
+        raise SchemaError(f"{path}.operand: compare_multiplicative takes a positive factor and no delta")
 
 
 def _amount(data: Mapping[str, Any], path: str) -> Amount:
@@ -407,7 +417,7 @@ def _slug(text: str) -> str:
     return _SLUG.sub("_", text.lower()).strip("_")
 
 
-def _number_text(value: int | float) -> str:
+def _number_text(value: float) -> str:
     return str(value)
 
 
@@ -515,6 +525,15 @@ class BoundGraph:
     unknown: Unknown
 
     def __post_init__(self) -> None:
+        _check_acyclic(self._equations_by_lhs())
+
+    def _equations_by_lhs(self) -> dict[str, Equation]:
+        """Check that ids are unique and every record names a symbol; the equations keyed by their lhs.
+
+        Raises:
+            ValueError: a duplicate symbol id, a fact, unknown or equation naming no symbol,
+                or two equations defining one lhs.
+        """
         ids = {s.symbol_id for s in self.symbols}
         if len(ids) != len(self.symbols):
             raise ValueError("duplicate symbol id")
@@ -530,25 +549,7 @@ class BoundGraph:
             if eq.lhs in by_lhs:
                 raise ValueError(f"two equations define {eq.lhs!r}")
             by_lhs[eq.lhs] = eq
-        state: dict[str, int] = {}  # 1 on the stack, 2 done (iterative DFS)
-        for root, first in by_lhs.items():
-            if root in state:
-                continue
-            state[root] = 1
-            stack = [(root, iter(first.dependencies))]
-            while stack:
-                node, deps = stack[-1]
-                nxt = next(deps, None)
-                if nxt is None:
-                    state[node] = 2
-                    stack.pop()
-                elif nxt in by_lhs:
-                    seen = state.get(nxt)
-                    if seen == 1:
-                        raise ValueError(f"equations form a cycle through {nxt!r}")
-                    if seen is None:
-                        state[nxt] = 1
-                        stack.append((nxt, iter(by_lhs[nxt].dependencies)))
+        return by_lhs
 
     def to_canonical_string(self) -> str:
         """The upstream canonical text: ``S`` lines, then ``F``, ``E`` and the ``U`` line."""
@@ -569,9 +570,33 @@ class BoundGraph:
         return "\n".join(lines)
 
 
+def _check_acyclic(by_lhs: Mapping[str, Equation]) -> None:
+    """Raise ``ValueError`` when the equations, each lhs to its dependencies, form a cycle (iterative DFS)."""
+    state: dict[str, int] = {}  # 1 on the stack, 2 done
+    for root, first in by_lhs.items():
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(first.dependencies))]
+        while stack:
+            node, deps = stack[-1]
+            nxt = next(deps, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif nxt in by_lhs:
+                seen = state.get(nxt)
+                if seen == 1:
+                    raise ValueError(f"equations form a cycle through {nxt!r}")
+                if seen is None:
+                    state[nxt] = 1
+                    stack.append((nxt, iter(by_lhs[nxt].dependencies)))
+
+
 # --------------------------------------------------------------------------- admissibility (ADR-0134)
 
 _ADDITIVE: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "compare_additive"})
+_BINARY: Final[int] = 2  # dependencies of a divide by a __divisor literal and of an apply_rate (ADR-0134)
 
 
 class _Refusal(Exception):
@@ -614,6 +639,7 @@ def check_equation(kind: str, operands: Sequence[tuple[str, str, str | None]], t
 
 
 def _result(kind: str, operands: Sequence[tuple[str, str, str | None]], vecs: Sequence[Vec]) -> Vec:
+    """The result's vector of one equation of ``kind`` (operands and vectors in dependency order), or raise :class:`_Refusal`."""
     if kind in _ADDITIVE:
         if not vecs:
             raise _Refusal("operand_arity")
@@ -626,25 +652,35 @@ def _result(kind: str, operands: Sequence[tuple[str, str, str | None]], vecs: Se
             result = tuple(a + b for a, b in zip(result, v, strict=True))
         return result
     if kind == "divide":
-        if len(vecs) == 1:
-            return vecs[0]
-        divisors = [i for i, (sid, _, _) in enumerate(operands) if sid.endswith("__divisor")]
-        if len(vecs) != 2 or len(divisors) != 1:
-            raise _Refusal("operand_arity")
-        d = divisors[0]
-        return tuple(a - b for a, b in zip(vecs[1 - d], vecs[d], strict=True))
+        return _quotient(operands, vecs)
     if kind == "apply_rate":
-        rates = [i for i, (_, role, _) in enumerate(operands) if role == "rate"]
-        if len(vecs) != 2 or len(rates) != 1:
-            raise _Refusal("rate_form_invalid")
-        rate, quantity = vecs[rates[0]], vecs[1 - rates[0]]
-        denominator = tuple(-e if e < 0 else 0 for e in rate)
-        if denominator == _DIMENSIONLESS or quantity != denominator:
-            raise _Refusal("rate_form_invalid")
-        return tuple(a + b for a, b in zip(rate, quantity, strict=True))
+        return _rate_applied(operands, vecs)
     if kind == "compare_multiplicative":
         return _DIMENSIONLESS
     raise _Refusal("unknown_operation")
+
+
+def _quotient(operands: Sequence[tuple[str, str, str | None]], vecs: Sequence[Vec]) -> Vec:
+    """A divide's vector: its one dependency, or the other dependency over the ``__divisor`` literal."""
+    if len(vecs) == 1:
+        return vecs[0]
+    divisors = [i for i, (sid, _, _) in enumerate(operands) if sid.endswith("__divisor")]
+    if len(vecs) != _BINARY or len(divisors) != 1:
+        raise _Refusal("operand_arity")
+    d = divisors[0]
+    return tuple(a - b for a, b in zip(vecs[1 - d], vecs[d], strict=True))
+
+
+def _rate_applied(operands: Sequence[tuple[str, str, str | None]], vecs: Sequence[Vec]) -> Vec:
+    """An apply_rate's vector: rate * quantity, the quantity being exactly the rate's denominator."""
+    rates = [i for i, (_, role, _) in enumerate(operands) if role == "rate"]
+    if len(vecs) != _BINARY or len(rates) != 1:
+        raise _Refusal("rate_form_invalid")
+    rate, quantity = vecs[rates[0]], vecs[1 - rates[0]]
+    denominator = tuple(-e if e < 0 else 0 for e in rate)
+    if denominator == _DIMENSIONLESS or quantity != denominator:
+        raise _Refusal("rate_form_invalid")
+    return tuple(a + b for a, b in zip(rate, quantity, strict=True))
 
 
 # --------------------------------------------------------------------------- the adapter
@@ -688,65 +724,92 @@ class _Binder:
         self.t0.setdefault((entity, quantity.unit), sid)
         self.first_t0.setdefault(entity, sid)
 
-    def _literal(self, sid: str, name: str, role: str, value: int | float, unit: str) -> str:
+    def _literal(self, sid: str, name: str, role: str, value: float, unit: str) -> str:
         span = _name_span(name)
         self.add(Symbol(sid, name, role, None, unit, span))
         self.facts.append(Fact(sid, _number_text(value), unit, span))
         return sid
 
     def operation(self, i: int, op: Operation) -> None:
-        actor, kind, operand = op.actor, op.kind, op.operand
-        name = f"op{i}.{kind}.{actor}"
+        """Bind operation ``i``: its result symbol, its literals, and one equation with its verdict."""
+        kind = op.kind
+        name = f"op{i}.{kind}.{op.actor}"
         lhs = f"op_{i:03d}_result"
         span = _name_span(name)
-        self.add(Symbol(lhs, name, "quantity", actor, None, span))
-        deps: list[str] = []
+        self.add(Symbol(lhs, name, "quantity", op.actor, None, span))
         if kind in _AMOUNT_KINDS:
-            amount: Amount = operand  # type: ignore[assignment]
-            own = self._t0_of(actor, amount.unit)
-            if own is not None:
-                deps.append(own)
-            if kind == "transfer":
-                assert op.target is not None  # the schema's check
-                rhs = f"transfer({actor}->{op.target}, {_number_text(amount.value)} {amount.unit})"
-                other = self._t0_of(op.target, amount.unit)
-                if other is not None:
-                    deps.append(other)
-            else:
-                rhs = f"{kind}({actor}, {_number_text(amount.value)} {amount.unit})"
-                suffix = _LITERAL_SUFFIX.get(kind)
-                if suffix is not None:
-                    literal_name = f"op{i}.literal.{amount.unit}"
-                    deps.append(
-                        self._literal(f"op_{i:03d}{suffix}", literal_name, "quantity", amount.value, amount.unit)
-                    )
+            rhs, deps = self._amount_operation(i, op)
         elif kind == "apply_rate":
-            rate: Rate = operand  # type: ignore[assignment]
-            unit = f"{rate.numerator_unit}_per_{rate.denominator_unit}"
-            rhs = f"apply_rate({actor}, {_number_text(rate.value)} {rate.numerator_unit}/{rate.denominator_unit})"
-            own = self._t0_of(actor, rate.denominator_unit)
-            if own is not None:
-                deps.append(own)
-            deps.append(self._literal(f"op_{i:03d}__rate", f"op{i}.rate.{unit}", "rate", rate.value, unit))
+            rhs, deps = self._rate_operation(i, op)
         elif kind == "compare_multiplicative":  # upstream wires no dependency here
-            comparison: Comparison = operand  # type: ignore[assignment]
-            assert comparison.factor is not None  # the schema's check
-            factor = _number_text(comparison.factor)
-            rhs = f"compare_multiplicative({actor}, {comparison.direction}({comparison.reference_actor}, factor={factor}))"
+            rhs, deps = self._multiplicative_comparison(i, op), []
         else:  # compare_additive; upstream's fall-through branch, so a unit_partition's chunk is read as a comparison
-            delta = operand.delta  # type: ignore[union-attr]
-            assert delta is not None  # the schema's check
-            reference: str = operand.reference_actor  # type: ignore[union-attr]
-            direction: str = operand.direction  # type: ignore[union-attr]
-            rhs = f"compare_additive({actor}, {direction}({reference}, delta={_number_text(delta.value)} {delta.unit}))"
-            ref = self._t0_of(reference, delta.unit)
-            if ref is not None:
-                deps.append(ref)
+            rhs, deps = self._additive_comparison(i, op)
         deps.sort()
         symbols = self.symbols
         operands = [(d, symbols[d].role, symbols[d].unit) for d in deps]
         verdict = check_equation(kind, operands, self.table)
         self.equations.append(Equation(lhs, rhs, kind, tuple(deps), verdict, span))
+
+    def _amount_operation(self, i: int, op: Operation) -> tuple[str, list[str]]:
+        """An add, subtract, transfer, multiply or divide: its rhs text and dependencies (t0 symbols, the literal)."""
+        actor, kind = op.actor, op.kind
+        amount: Amount = op.operand  # type: ignore[assignment]
+        deps: list[str] = []
+        own = self._t0_of(actor, amount.unit)
+        if own is not None:
+            deps.append(own)
+        if kind == "transfer":
+            if op.target is None:  # MathProblemGraph refuses it already; never wire a transfer to nobody
+                raise SchemaError(f"operations[{i}].target: a transfer needs a target entity other than its actor")
+            other = self._t0_of(op.target, amount.unit)
+            if other is not None:
+                deps.append(other)
+            return f"transfer({actor}->{op.target}, {_number_text(amount.value)} {amount.unit})", deps
+        suffix = _LITERAL_SUFFIX.get(kind)
+        if suffix is not None:
+            literal_name = f"op{i}.literal.{amount.unit}"
+            deps.append(self._literal(f"op_{i:03d}{suffix}", literal_name, "quantity", amount.value, amount.unit))
+        return f"{kind}({actor}, {_number_text(amount.value)} {amount.unit})", deps
+
+    def _rate_operation(self, i: int, op: Operation) -> tuple[str, list[str]]:
+        """An apply_rate: its rhs text and dependencies (the actor's t0 in the rate's denominator, the rate literal)."""
+        rate: Rate = op.operand  # type: ignore[assignment]
+        unit = f"{rate.numerator_unit}_per_{rate.denominator_unit}"
+        rhs = f"apply_rate({op.actor}, {_number_text(rate.value)} {rate.numerator_unit}/{rate.denominator_unit})"
+        deps: list[str] = []
+        own = self._t0_of(op.actor, rate.denominator_unit)
+        if own is not None:
+            deps.append(own)
+        deps.append(self._literal(f"op_{i:03d}__rate", f"op{i}.rate.{unit}", "rate", rate.value, unit))
+        return rhs, deps
+
+    @staticmethod
+    def _multiplicative_comparison(i: int, op: Operation) -> str:
+        """A compare_multiplicative's rhs text (upstream gives it no dependency)."""
+        comparison: Comparison = op.operand  # type: ignore[assignment]
+        if comparison.factor is None:  # MathProblemGraph refuses it already
+            raise SchemaError(f"operations[{i}].operand: compare_multiplicative takes a positive factor and no delta")
+        factor = _number_text(comparison.factor)
+        return (
+            f"compare_multiplicative({op.actor}, {comparison.direction}({comparison.reference_actor}, factor={factor}))"
+        )
+
+    def _additive_comparison(self, i: int, op: Operation) -> tuple[str, list[str]]:
+        """A compare_additive's rhs text and dependency (the reference's t0 in the delta's unit).
+
+        Raises:
+            AttributeError: the operand has no ``delta`` (a unit_partition's chunk, as upstream).
+        """
+        operand = op.operand
+        delta = operand.delta  # type: ignore[union-attr]
+        if delta is None:  # MathProblemGraph refuses it already
+            raise SchemaError(f"operations[{i}].operand: compare_additive takes a delta and no factor")
+        reference: str = operand.reference_actor  # type: ignore[union-attr]
+        direction: str = operand.direction  # type: ignore[union-attr]
+        rhs = f"compare_additive({op.actor}, {direction}({reference}, delta={_number_text(delta.value)} {delta.unit}))"
+        ref = self._t0_of(reference, delta.unit)
+        return rhs, [] if ref is None else [ref]
 
     def unknown(self, question: Question, graph: MathProblemGraph) -> Unknown:
         entity, unit = question.entity, question.unit
@@ -765,6 +828,19 @@ class _Binder:
         unit is the rate's numerator (same dimension, or the same text), ``rate`` when it
         is the denominator; otherwise ``count``.
         """
+        kinds, rates = self._touching(entity, graph)
+        if not kinds:
+            return "identity"
+        if "compare_multiplicative" in kinds:
+            return "ratio"
+        if "compare_additive" in kinds:
+            return "difference"
+        if rates:
+            return self._rate_form(unit, rates)
+        return "count"
+
+    def _touching(self, entity: str | None, graph: MathProblemGraph) -> tuple[set[str], list[Rate]]:
+        """The kinds of the equations touching ``entity`` (all of them for a total), and the rates they apply."""
         symbols = self.symbols
         kinds: set[str] = set()
         rates: list[Rate] = []
@@ -777,25 +853,23 @@ class _Binder:
                 kinds.add(eq.kind)
                 if eq.kind == "apply_rate":
                     rates.append(op.operand)  # type: ignore[arg-type]
-        if not kinds:
-            return "identity"
-        if "compare_multiplicative" in kinds:
-            return "ratio"
-        if "compare_additive" in kinds:
-            return "difference"
-        if rates:
-            asked = self.table.vector(unit)
-            for rate in rates:
-                if unit == rate.numerator_unit or (
-                    asked is not None and asked == self.table.vector(rate.numerator_unit)
-                ):
-                    return "total"
-                if unit == rate.denominator_unit or (
-                    asked is not None and asked == self.table.vector(rate.denominator_unit)
-                ):
-                    return "rate"
-            raise ValueError(f"apply_rate_unit_mismatch: {unit!r} is neither a rate's numerator nor its denominator")
-        return "count"
+        return kinds, rates
+
+    def _rate_form(self, unit: str, rates: Sequence[Rate]) -> str:
+        """``total`` when the asked unit is a rate's numerator, ``rate`` when it is its denominator (first rate first).
+
+        Raises:
+            ValueError: ``apply_rate_unit_mismatch``, the unit is neither.
+        """
+        asked = self.table.vector(unit)
+        for rate in rates:
+            if unit == rate.numerator_unit or (asked is not None and asked == self.table.vector(rate.numerator_unit)):
+                return "total"
+            if unit == rate.denominator_unit or (
+                asked is not None and asked == self.table.vector(rate.denominator_unit)
+            ):
+                return "rate"
+        raise ValueError(f"apply_rate_unit_mismatch: {unit!r} is neither a rate's numerator nor its denominator")
 
 
 def bind_graph(graph: MathProblemGraph, table: UnitTable) -> BoundGraph:

@@ -20,14 +20,18 @@ from typing import Any, Final
 import sympy
 
 import units
-from adapters import bind_math_problem_graph, graph_from_dict, read_json
+from adapters import _common, bind_math_problem_graph, bind_relations, graph_from_dict, read_json
 from adapters.records import bind_record
 from benchmarks.paths import LEXICON_PATH, UPSTREAM_DEV, UPSTREAM_LEXICON
 from benchmarks.pipeline import upstream_reference
 from benchmarks.upstream_shape import load_unit_table
 from evals.runner import lane_cases
-from units import UnitRefusal, UnitVocabulary
-from verifier import BoundEquation, SourceSpanLink, SymbolBinding, verify
+from units import RefusalError, UnitRefusal, UnitVocabulary
+from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SourceSpanLink, SymbolBinding, verify
+from verifier.expr import clear_memos
+
+_IES_KEPT_UP_TO: Final[int] = 4  # "-ies" -> "-y" only past 4 letters: "flies" -> "fly", "pies" -> "pie"
+_S_KEPT_UP_TO: Final[int] = 3  # a final "s" is dropped only past 3 letters: "bus", "gas" stay
 
 
 @dataclass(frozen=True)
@@ -212,7 +216,7 @@ def lane_graphs() -> tuple[list[GraphCase], list[str]]:
         fmt = case.get("format")
         try:  # bind_record unwraps the lane case (adapters.records.lane_case_input), as the runner does
             bound = bind_record(case, fmt if isinstance(fmt, str) else None)
-        except Exception as exc:  # a case refused (or broken) at binding is no verify workload
+        except RefusalError as exc:  # a case refused at binding is no verify workload
             skipped.append(f"{case.get('id')}: {type(exc).__name__}")
             continue
         out.append(GraphCase(str(case.get("id")), bound.graph, bound.vocab, bound.policy))
@@ -220,6 +224,7 @@ def lane_graphs() -> tuple[list[GraphCase], list[str]]:
 
 
 def _unit_strings(data: object) -> Iterable[str]:
+    """Every string value under a key ending in ``unit``, anywhere in a JSON value, depth first."""
     if isinstance(data, dict):
         for key, value in data.items():
             if isinstance(value, str) and key.endswith("unit"):
@@ -232,10 +237,11 @@ def _unit_strings(data: object) -> Iterable[str]:
 
 
 def _noun_lemma(surface: str) -> str:
+    """A guessed lemma for a count noun: lower-cased, ``_`` for other characters, a regular plural made singular."""
     word = "".join(ch if ch.isalnum() else "_" for ch in surface.lower()).strip("_") or "noun"
-    if word.endswith("ies") and len(word) > 4:
+    if word.endswith("ies") and len(word) > _IES_KEPT_UP_TO:
         word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > _S_KEPT_UP_TO:
         word = word[:-1]
     return word if word[0].isalpha() else f"n_{word}"
 
@@ -271,7 +277,7 @@ def upstream_graphs(path: Path = UPSTREAM_DEV) -> tuple[list[GraphCase], list[st
         label = str(case.get("id")) if isinstance(case, dict) else "?"
         try:
             bound = bind_record(case, "math_graph", vocab)
-        except Exception as exc:  # refused (or broken) at binding: no verify workload
+        except RefusalError as exc:  # refused at binding: no verify workload
             skipped.append(f"{label}: {type(exc).__name__}")
             continue
         expected = None
@@ -282,6 +288,7 @@ def upstream_graphs(path: Path = UPSTREAM_DEV) -> tuple[list[GraphCase], list[st
 
 
 def answer_text(graph: GraphCase) -> str:
+    """The first answer of ``verify`` as ``"<value> <unit>"``, ``"refused <reason>"`` or ``"no answer"``."""
     report = verify(graph.graph, graph.vocab, graph.policy)
     if not report.answers:
         return "no answer"
@@ -296,11 +303,8 @@ def answer_text(graph: GraphCase) -> str:
 
 def clear_print_memo() -> None:
     """Empty the expression and span memos, so a round sees each graph for the first time."""
-    from adapters import _common
-    from verifier import expr as _expr
-
-    _expr.clear_memos()
-    _common._span.cache_clear()
+    clear_memos()
+    _common._span.cache_clear()  # noqa: SLF001 - adapters has no public clearer for its span memo (verifier.expr has one)
 
 
 @functools.cache
@@ -356,9 +360,6 @@ def scaling(rounds: int) -> dict[str, list[float]]:
     to the linear solve; the totals measure N = 400 and N = 800 for the growth ratio
     (about 2 for N log N, 4 for N squared).
     """
-    from adapters import bind_relations
-    from verifier import BindingGraph, BoundFact, BoundUnknown, SourceSpanLink, SymbolBinding, verify
-
     span = SourceSpanLink(source_id="bench", start=0, end=1)
 
     def chain() -> float:
