@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 from adapters.errors import MathGraphError
 from units.errors import UnitRefusal, clip
 from units.exact import format_exact, parse_exact
+from verifier.jsonread import json_object
 from verifier.model import BoundEquation, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
 
@@ -80,23 +81,12 @@ def _span(source_id: str, text: str) -> SourceSpanLink:
 def fields(
     data: object, path: str, required: set[str] | frozenset[str], optional: set[str] | frozenset[str]
 ) -> dict[str, object]:
-    """Check an object's keys: all required present, nothing unknown.
+    """Check an object's keys: all required present, nothing unknown (:func:`verifier.jsonread.json_object`).
 
     Raises:
         MathGraphError: ``malformed_input`` naming the missing or unknown field.
     """
-    if not isinstance(data, dict):
-        raise MathGraphError("malformed_input", f"expected an object, found {type(data).__name__}", path)
-    keys = data.keys()
-    if keys >= required and (keys <= required or keys <= required | optional):
-        return data  # the common case: no sorting, no messages
-    missing = sorted(required - set(data))
-    if missing:
-        raise MathGraphError("malformed_input", f"missing field(s) {missing}", path)
-    unknown = sorted(set(data) - required - optional)
-    if unknown:
-        raise MathGraphError("malformed_input", f"unknown field(s) {unknown}", path)
-    return data
+    return json_object(data, path, required, optional, error=MathGraphError)
 
 
 UPSTREAM_ROLE_SUFFIXES: Final[tuple[tuple[str, str], ...]] = (

@@ -10,27 +10,45 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from units import DimensionVector, UnitRefusal
+from units import DimensionVector, RefusalError, UnitRefusal
 from units.errors import clip
 from units.exact import parse_exact
 from verifier.errors import BindingGraphError
 
 
-def json_object(data: object, path: str, required: set[str], optional: set[str]) -> dict[str, object]:
+def json_object(
+    data: object,
+    path: str,
+    required: set[str] | frozenset[str],
+    optional: set[str] | frozenset[str],
+    *,
+    error: type[RefusalError] = BindingGraphError,
+) -> dict[str, object]:
     """``data`` as a JSON object holding every ``required`` key and no key outside ``required | optional``.
 
+    Args:
+        data: the value read.
+        path: where it sits, for messages.
+        required: the keys it must hold.
+        optional: the keys it may hold besides.
+        error: the typed error to raise (the adapters raise their own,
+            :class:`adapters.AdapterError`).
+
     Raises:
-        BindingGraphError: ``malformed_input``: not an object, a key missing (all named,
-            sorted), or an unknown key (all named, sorted).
+        BindingGraphError: (or ``error``) ``malformed_input``: not an object, a key
+            missing (all named, sorted), or an unknown key (all named, sorted).
     """
     if not isinstance(data, dict):
-        raise BindingGraphError("malformed_input", f"expected an object, found {type(data).__name__}", path)
+        raise error("malformed_input", f"expected an object, found {type(data).__name__}", path)
+    keys = data.keys()
+    if keys >= required and (keys <= required or keys <= required | optional):
+        return data  # the common case: no sorting, no messages
     missing = sorted(required - set(data))
     if missing:
-        raise BindingGraphError("malformed_input", f"missing field(s) {missing}", path)
+        raise error("malformed_input", f"missing field(s) {missing}", path)
     unknown = sorted(set(data) - required - optional)
     if unknown:
-        raise BindingGraphError("malformed_input", f"unknown field(s) {unknown}", path)
+        raise error("malformed_input", f"unknown field(s) {unknown}", path)
     return data
 
 
