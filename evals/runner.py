@@ -25,7 +25,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Final
 
+from adapters import MathGraphError
+from adapters.corpus import to_record
 from evals.scoring import OUTCOMES, CaseResult, score_record
+from units.exact import loads_exact
 
 LANES: Final[tuple[str, ...]] = ("graphs", "soundness", "relational", "bad_inputs", "crosscheck")
 SLOW_SECONDS: Final[float] = 1.0
@@ -62,7 +65,6 @@ def lane_cases(lane: str) -> list[dict[str, object]]:
     if lane not in LANES:
         raise KeyError(f"unknown lane {lane!r}; lanes: {', '.join(LANES)}")
     text = resources.files("evals").joinpath("lanes", f"{lane}.jsonl").read_text(encoding="utf-8")
-    from units.exact import loads_exact
 
     cases = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -79,9 +81,6 @@ def run_case(lane: str, case: dict[str, object]) -> CaseResult:
 
     A ``bad_inputs`` case refused slower than :data:`SLOW_SECONDS` scores ``error``.
     """
-    from adapters import MathGraphError
-    from adapters.corpus import to_record
-
     try:
         record = to_record(case, f"{lane}.jsonl", 0, lane)
     except MathGraphError as exc:

@@ -12,16 +12,24 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
+from adapters.corpus import BadRecord, read_records
 from evals.scoring import OUTCOMES, CaseResult, score_record
+from units import default_vocabulary
 from units.exact import format_exact
 
 if TYPE_CHECKING:
-    from adapters.corpus import BadRecord, Record
+    from multiprocessing.pool import Pool
+
+    import pandas as pd
+    from distributed import Client
+
+    from adapters.corpus import Record
     from units import UnitVocabulary
 
 ROW_FIELDS: Final[tuple[str, ...]] = (
@@ -123,7 +131,7 @@ class Scoreboard:
             out["cases"] = self.rows()
         return out
 
-    def write_json(self, handle: Any) -> None:
+    def write_json(self, handle: TextIO) -> None:
         """Write :meth:`to_json` as JSON text to a text stream, one case a line (no whole-document copy in memory).
 
         The text is deterministic and parses to exactly ``to_json()``.
@@ -131,17 +139,19 @@ class Scoreboard:
         data = self.to_json(cases=False)
         cases = self._rows
         handle.write('{"cases": [')
-        for i, row in enumerate(cases):
-            handle.write(
-                ("\n" if i == 0 else ",\n")
-                + json.dumps(dict(zip(ROW_FIELDS, row, strict=True)), sort_keys=True, ensure_ascii=False)
-            )
+        handle.writelines(
+            ("\n" if i == 0 else ",\n")
+            + json.dumps(dict(zip(ROW_FIELDS, row, strict=True)), sort_keys=True, ensure_ascii=False)
+            for i, row in enumerate(cases)
+        )
         handle.write("\n]")
-        for key in ("counts", "counts_by_reason", "total"):
-            handle.write(f", {json.dumps(key)}: {json.dumps(data[key], sort_keys=True, ensure_ascii=False)}")
+        handle.writelines(
+            f", {json.dumps(key)}: {json.dumps(data[key], sort_keys=True, ensure_ascii=False)}"
+            for key in ("counts", "counts_by_reason", "total")
+        )
         handle.write("}\n")
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pd.DataFrame:
         """A ``pandas.DataFrame`` of :meth:`rows` (exact values as strings; ``numerator``/``denominator`` as Int64).
 
         Raises:
@@ -210,7 +220,6 @@ def _vocab_spec(vocab: UnitVocabulary | None) -> str | None:
 
 
 def _rebuild(spec: str | None) -> UnitVocabulary:
-    from units import default_vocabulary
 
     vocab = default_vocabulary()
     if spec is not None:
@@ -223,7 +232,6 @@ def _rebuild(spec: str | None) -> UnitVocabulary:
 
 
 def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str, policy: str | None) -> CaseResult:
-    from adapters.corpus import BadRecord
 
     if isinstance(item, BadRecord):
         return CaseResult(
@@ -259,7 +267,7 @@ def _check_rebuildable(vocab: UnitVocabulary) -> None:
         )
 
 
-def _init_worker(spec: Any, count_nouns: str, policy: str | None) -> None:
+def _init_worker(spec: str | None, count_nouns: str, policy: str | None) -> None:
     _WORKER.update(vocab=_rebuild(spec), count_nouns=count_nouns, policy=policy)
 
 
@@ -268,7 +276,7 @@ def _score_batch(batch: list[Record | BadRecord]) -> list[CaseResult]:
 
 
 def _score_batch_with(
-    batch: list[Record | BadRecord], spec: Any, count_nouns: str, policy: str | None
+    batch: list[Record | BadRecord], spec: str | None, count_nouns: str, policy: str | None
 ) -> list[CaseResult]:
     """A Dask task: builds its vocabulary once per worker process and scores one batch."""
     key = repr((spec, count_nouns, policy))
@@ -291,7 +299,7 @@ def score(
     count_nouns: str = "declared",
     policy: str | None = None,
     processes: int = 1,
-    scheduler: Any = None,
+    scheduler: Client | None = None,
     progress: Callable[[Iterable[CaseResult]], Iterable[CaseResult]] | None = None,
     keep_rows: bool = True,
 ) -> Scoreboard:
@@ -324,15 +332,14 @@ def score(
         raise ValueError(f"count_nouns must be 'declared' or 'auto', found {count_nouns!r}")
     if policy not in (None, "count_exact", "integer"):
         raise ValueError(f"policy must be None, 'count_exact' or 'integer', found {policy!r}")
-    if not isinstance(processes, int) or isinstance(processes, bool) or processes < 1:
+    workers: object = processes  # typed int, but an untyped caller may pass anything (a bool is no count)
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"processes must be a positive int, found {processes!r}")
     if processes > 1 and scheduler is not None:
         raise ValueError("give processes or a scheduler, not both")
     if vocab is not None and (processes > 1 or scheduler is not None):
         _check_rebuildable(vocab)
     if isinstance(records, (str, Path)):
-        from adapters.corpus import read_records
-
         records = read_records(records, errors="collect")
     results: Iterable[CaseResult]
     if scheduler is not None:
@@ -343,14 +350,10 @@ def score(
         )
         results = (result for future in _bounded(futures, 8) for result in future.result())
     elif processes > 1:
-        import multiprocessing
-
         context = multiprocessing.get_context()  # the platform's default (fork on Linux): works from any __main__
         pool = context.Pool(processes, initializer=_init_worker, initargs=(_vocab_spec(vocab), count_nouns, policy))
         results = _from_pool(pool, records)
     else:
-        from units import default_vocabulary
-
         voc = vocab or default_vocabulary()
         results = (_score_any(item, voc, count_nouns, policy) for item in records)
     board = Scoreboard(keep_rows=keep_rows)
@@ -359,7 +362,7 @@ def score(
     return board
 
 
-def _from_pool(pool: Any, records: Iterable[Record | BadRecord]) -> Iterator[CaseResult]:
+def _from_pool(pool: Pool, records: Iterable[Record | BadRecord]) -> Iterator[CaseResult]:
     with pool:
         for batch in pool.imap(_score_batch, _batches(records)):
             yield from batch
@@ -378,8 +381,7 @@ def _bounded(futures: Iterator[Any], ahead: int) -> Iterator[Any]:
 def write_rows(board: Scoreboard, path: str | Path) -> None:
     """Write the board's rows as JSONL (one case a line, keys sorted)."""
     with Path(path).open("w", encoding="utf-8") as handle:
-        for row in board.rows():
-            handle.write(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n")
+        handle.writelines(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n" for row in board.rows())
 
 
 __all__ = ["ROW_FIELDS", "Scoreboard", "score", "write_rows"]

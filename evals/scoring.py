@@ -16,10 +16,23 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from adapters import MathGraphError
+from adapters.records import (
+    bind_record,
+    detect_format,
+    equation_from_record,
+    is_lane_case,
+    lane_case_input,
+    vocabulary_for,
+)
+from units import UnitRefusal, default_vocabulary
 from units.exact import format_exact
+from verifier import Answer, check_equation, verify
+from verifier.crosscheck import classify
+from verifier.errors import BindingGraphError
 
 if TYPE_CHECKING:
-    from adapters.corpus import Record
+    from adapters.corpus import Gold, Record
     from units import UnitVocabulary
 
 RECORD_FIELDS: Final[frozenset[str]] = frozenset({"format", "policy", "vocab", "count_nouns", "record"})
@@ -101,70 +114,86 @@ def score_record(
         a refusal was expected), ``refused_expected``, ``refused_unexpected``, ``error``
         (an untyped failure, or a record without gold).
     """
-    from adapters import MathGraphError
-    from units import UnitRefusal
-    from verifier.errors import BindingGraphError
-
-    name = lane if lane is not None else (record.lane or record.source)
+    scorer = _Scorer(record, lane if lane is not None else (record.lane or record.source))
     gold = record.gold
-    expected = str(gold) if gold is not None else "(no gold)"
-    start = time.perf_counter()
-
-    def result(
-        outcome: str, got: str, cause: str = "", trace: tuple[str, ...] = (), found: _Found | None = None
-    ) -> CaseResult:
-        seconds = time.perf_counter() - start
-        value, unit, reason = (found.value, found.unit, found.refusal or "") if found is not None else (None, None, "")
-        return CaseResult(
-            name, record.id, outcome, expected, got, seconds, cause, trace, record.where, value, unit, reason
-        )
-
     if gold is None:
-        return result("error", "(not run)", "the record has no gold answer, expected refusal or category")
-    record_vocab: UnitVocabulary | None = vocab
+        return scorer.result("error", "(not run)", "the record has no gold answer, expected refusal or category")
     mismatch = _format_mismatch(record)
     if mismatch:
-        return result("error", "(not run)", f"the record itself is malformed: {mismatch}")
+        return scorer.result("error", "(not run)", f"the record itself is malformed: {mismatch}")
+    record_vocab: UnitVocabulary | None = vocab
     try:
         if gold.category is not None:
-            category = _category(record)
-            outcome = "correct" if category == gold.category else "wrong"
-            return result(outcome, f"category {category}", "" if outcome == "correct" else f"classified {category}")
-        found, record_vocab = _answer(record, vocab, count_nouns, policy, trace)
+            return _score_category(scorer, record, gold.category)
+        found, record_vocab = _answer(record, vocab, count_nouns, policy, keep_trace=trace)
     except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
         metadata = isinstance(exc, MathGraphError) and exc.path.split(".")[0].split("[")[0] in RECORD_FIELDS
         if metadata and gold.refusal != exc.reason:
             # the record's own fields are malformed (a misspelt format, policy or vocab): it cannot be scored,
             # and that is an error to fix, never a refusal to excuse (unless the record expects exactly it)
-            return result("error", f"refusal {exc.reason}", f"the record itself is malformed: {exc}")
+            return scorer.result("error", f"refusal {exc.reason}", f"the record itself is malformed: {exc}")
         found = _Found(exc.reason, None, None, str(exc), ())
-    except Exception as exc:  # an untyped failure is the library's defect: score it, never hide it
-        return result("error", f"{type(exc).__name__}", f"{type(exc).__name__}: {exc}"[:500])
+    except Exception as exc:  # noqa: BLE001 -- an untyped failure is the library's defect: scored as error, never hidden
+        return scorer.result("error", f"{type(exc).__name__}", f"{type(exc).__name__}: {exc}"[:500])
+    return _score_found(scorer, gold, found, record_vocab)
+
+
+class _Scorer:
+    """Builds the :class:`CaseResult` of one record, timed from the scorer's creation."""
+
+    def __init__(self, record: Record, lane: str) -> None:
+        self.record = record
+        self.lane = lane
+        self.expected = str(record.gold) if record.gold is not None else "(no gold)"
+        self.start = time.perf_counter()
+
+    def result(
+        self, outcome: str, got: str, cause: str = "", trace: tuple[str, ...] = (), found: _Found | None = None
+    ) -> CaseResult:
+        """The case's result: ``outcome``, what came back, why, the trace, and the answer or refusal ``found``."""
+        seconds = time.perf_counter() - self.start
+        value, unit, reason = (found.value, found.unit, found.refusal or "") if found is not None else (None, None, "")
+        record = self.record
+        return CaseResult(
+            self.lane, record.id, outcome, self.expected, got, seconds, cause, trace, record.where, value, unit, reason
+        )
+
+
+def _score_category(scorer: _Scorer, record: Record, expected: str) -> CaseResult:
+    """A cross-check record: ``correct`` when it falls in the ``expected`` category, else ``wrong``."""
+    category = _category(record)
+    outcome = "correct" if category == expected else "wrong"
+    return scorer.result(outcome, f"category {category}", "" if outcome == "correct" else f"classified {category}")
+
+
+def _score_found(scorer: _Scorer, gold: Gold, found: _Found, vocab: UnitVocabulary | None) -> CaseResult:
+    """A verified record against its gold: a refusal expected or not, else the answer's value and unit.
+
+    ``vocab`` is the record's vocabulary (``None``: the default one), which tells whether
+    the gold's unit is a unit at all and whether it is the answer's.
+    """
     if found.refusal is not None:
         outcome = "refused_expected" if gold.refusal == found.refusal else "refused_unexpected"
-        return result(outcome, f"refusal {found.refusal}", found.cause, found.trace, found)
+        return scorer.result(outcome, f"refusal {found.refusal}", found.cause, found.trace, found)
     value = found.value if found.value is not None else Fraction(0)
     text = f"{format_exact(value)} {found.unit}" if found.unit else format_exact(value)
     if gold.refusal is not None:
-        return result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace, found)
-    from units import default_vocabulary
-
-    voc = record_vocab or default_vocabulary()
+        return scorer.result("wrong", text, f"an answer where refusal {gold.refusal} was expected", found.trace, found)
+    voc = vocab or default_vocabulary()
     if gold.unit is not None and found.unit is not None and not _resolves(voc, gold.unit):
         # the answer's unit resolves and the gold's does not: a typo in the gold, not a wrong answer
-        return result("error", text, f"the gold unit {gold.unit!r} is not a unit of the vocabulary", found.trace, found)
+        return scorer.result(
+            "error", text, f"the gold unit {gold.unit!r} is not a unit of the vocabulary", found.trace, found
+        )
     same_unit = voc.same_unit(found.unit, gold.unit)
     if value == gold.value and same_unit:
-        return result("correct", text, "", found.trace, found)
+        return scorer.result("correct", text, "", found.trace, found)
     why = f"the unit differs ({found.unit} vs {gold.unit})" if not same_unit else "the value differs"
-    return result("wrong", text, why, found.trace, found)
+    return scorer.result("wrong", text, why, found.trace, found)
 
 
 def _format_mismatch(record: Record) -> str:
     """Why a lane case's declared ``format`` is not the one its input has, or ``""`` (undecidable inputs pass)."""
-    from adapters import MathGraphError
-    from adapters.records import detect_format
-
     data = record.data
     if record.format is None or not isinstance(data, dict) or not isinstance(data.get("input"), dict):
         return ""
@@ -178,7 +207,6 @@ def _format_mismatch(record: Record) -> str:
 
 
 def _resolves(vocab: UnitVocabulary, surface: str) -> bool:
-    from units import UnitRefusal
 
     try:
         vocab.resolve(surface)
@@ -198,7 +226,7 @@ class _Found(NamedTuple):
 
 
 def _answer(
-    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None, keep_trace: bool
+    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None, *, keep_trace: bool
 ) -> tuple[_Found, UnitVocabulary]:
     """Bind and verify a record: its unknown's answer or refusal, the report's lines, and the record's vocabulary.
 
@@ -206,10 +234,6 @@ def _answer(
         MathGraphError: ``malformed_input`` (path ``unknowns``) for a graph with several
             unknowns: one gold cannot score them.
     """
-    from adapters import MathGraphError
-    from adapters.records import bind_record
-    from verifier import Answer, verify
-
     bound = bind_record(record.data, record.format, vocab, count_nouns=count_nouns)
     if len(bound.graph.unknowns) > 1:
         raise MathGraphError("malformed_input", "the graph has several unknowns; a gold names one", "record")
@@ -225,10 +249,6 @@ def _answer(
 
 def _category(record: Record) -> str:
     """The cross-check category of a one-equation record (the ``crosscheck`` lane's cases)."""
-    from adapters.records import equation_from_record, is_lane_case, lane_case_input, vocabulary_for
-    from verifier import check_equation
-    from verifier.crosscheck import classify
-
     data = record.data
     inner = lane_case_input(data) if isinstance(data, dict) and is_lane_case(data) else data
     equation, symbols, theirs = equation_from_record(inner)

@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import itertools
 import json
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO, TypeVar
+from typing import TYPE_CHECKING, Final, TextIO, TypeVar
 
 from verifier.kinds import OPERATION_KINDS
 
 if TYPE_CHECKING:
+    from distributed import Client
+
     from evals.scoreboard import Scoreboard
     from verifier.crosscheck import CrosscheckReport
 
@@ -42,8 +48,6 @@ def _progress(items: Iterable[_T], total: int | None, label: str) -> Iterator[_T
     The bar never writes to stdout, so ``--json > file`` stays clean, and it is erased
     when the run ends.
     """
-    import time
-
     start = time.perf_counter()
     iterator = iter(items)
     if not sys.stderr.isatty():
@@ -97,8 +101,8 @@ class _VersionAction(argparse.Action):
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
         super().__init__(option_strings, dest, nargs=0, help=str(kwargs.get("help", "")))
 
-    def __call__(
-        self, parser: argparse.ArgumentParser, namespace: object, values: object, option: object = None
+    def __call__(  # argparse calls it positionally: (parser, namespace, values, option_string)
+        self, parser: argparse.ArgumentParser, _namespace: object, _values: object, _option: object = None
     ) -> None:
         sys.stdout.write(_version_text() + "\n")
         parser.exit()
@@ -288,10 +292,20 @@ def _output_file(name: str) -> Path:
 
 def _records(path: Path) -> Iterator[tuple[str, object]]:
     """``(label, record)`` pairs from a JSON, JSONL or canonical-text file."""
-    from units import UnitRefusal
-    from units.exact import loads_exact
-
     path = _input_file(path)
+    text = _input_text(path)
+    if text.lstrip()[:2] in _CANONICAL_STARTS:
+        yield path.name, text
+        return
+    yield from _json_records(path.name, text)
+
+
+_CANONICAL_STARTS: Final[tuple[str, ...]] = ("S ", "F ", "E ", "U ")
+"""How a canonical-text file begins: a symbol, fact, equation or unknown line (verifier/formats.md)."""
+
+
+def _input_text(path: Path) -> str:
+    """The text of an input file: at most :data:`MAX_FILE_BYTES`, UTF-8, not blank (a usage error otherwise)."""
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _Usage(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     try:
@@ -300,65 +314,79 @@ def _records(path: Path) -> Iterator[tuple[str, object]]:
         raise _Usage(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise _Usage(f"{path}: cannot read as UTF-8 text ({exc})") from None
-    stripped = text.lstrip()
-    if not stripped:
+    if not text.lstrip():
         raise _Usage(f"{path}: the file is empty")
-    if stripped[:2] in ("S ", "F ", "E ", "U "):
-        yield path.name, text
-        return
+    return text
+
+
+def _json_records(name: str, text: str) -> Iterator[tuple[str, object]]:
+    """The records of JSON text: a list's items, one object, else one per JSONL line (a bad line as its refusal)."""
+    from units import UnitRefusal
+    from units.exact import loads_exact
+
     try:
         whole = loads_exact(text)
     except UnitRefusal:
         whole = None
     if isinstance(whole, list):
         for i, item in enumerate(whole):
-            yield f"{path.name}[{i}]", item
+            yield f"{name}[{i}]", item
         return
     if isinstance(whole, dict):
-        yield path.name, whole
+        yield name, whole
         return
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            yield f"{path.name}:{number}", loads_exact(line)
+            yield f"{name}:{number}", loads_exact(line)
         except UnitRefusal as exc:
-            yield f"{path.name}:{number}", exc
+            yield f"{name}:{number}", exc
 
 
 def _vocab(args: argparse.Namespace) -> object:
+    """The default vocabulary with the ``--count-noun`` and ``--convention`` declarations (a usage error if bad)."""
     from units import UnitRefusal, default_vocabulary
 
     vocab = default_vocabulary()
     try:
         if args.count_noun:
-            nouns: dict[str, str] = {}
-            divisible: set[str] = set()
-            for item in args.count_noun:
-                surface, sep, lemma = item.partition("=")
-                lemma, colon, flag = lemma.partition(":")
-                if not sep or not surface or not lemma or (colon and flag != "divisible"):
-                    raise _Usage(f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}")
-                if nouns.get(surface, lemma) != lemma:
-                    raise _Usage(f"--count-noun {surface} is declared twice ({nouns[surface]} and {lemma})")
-                nouns[surface] = lemma
-                if colon:
-                    divisible.add(lemma)
-            specs = {s: {"lemma": lem, "divisible": True} if lem in divisible else lem for s, lem in nouns.items()}
-            vocab = vocab.with_count_nouns(specs)
+            vocab = vocab.with_count_nouns(_count_noun_specs(args.count_noun))
         if args.convention:
-            conventions: dict[str, str] = {}
-            for item in args.convention:
-                key, sep, amount = item.partition("=")
-                if not sep:
-                    raise _Usage(f"--convention takes UNIT=AMOUNT, found {item!r}")
-                conventions[key] = amount
-            if len(args.convention) > 1:
-                raise _Usage("declare exactly one --convention: one calendar anchor fixes every calendar unit")
-            vocab = vocab.with_conventions(conventions)
+            vocab = vocab.with_conventions(_conventions(args.convention))
     except UnitRefusal as exc:
         raise _Usage(f"bad declaration: {exc}") from None
     return vocab
+
+
+def _count_noun_specs(items: Sequence[str]) -> dict[str, object]:
+    """``--count-noun SURFACE=LEMMA[:divisible]`` items as ``with_count_nouns`` specs (a usage error if bad)."""
+    nouns: dict[str, str] = {}
+    divisible: set[str] = set()
+    for item in items:
+        surface, sep, lemma = item.partition("=")
+        lemma, colon, flag = lemma.partition(":")
+        if not sep or not surface or not lemma or (colon and flag != "divisible"):
+            raise _Usage(f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}")
+        if nouns.get(surface, lemma) != lemma:
+            raise _Usage(f"--count-noun {surface} is declared twice ({nouns[surface]} and {lemma})")
+        nouns[surface] = lemma
+        if colon:
+            divisible.add(lemma)
+    return {s: {"lemma": lem, "divisible": True} if lem in divisible else lem for s, lem in nouns.items()}
+
+
+def _conventions(items: Sequence[str]) -> dict[str, str]:
+    """``--convention UNIT=AMOUNT`` items as ``with_conventions`` declarations: exactly one (a usage error if bad)."""
+    conventions: dict[str, str] = {}
+    for item in items:
+        key, sep, amount = item.partition("=")
+        if not sep:
+            raise _Usage(f"--convention takes UNIT=AMOUNT, found {item!r}")
+        conventions[key] = amount
+    if len(items) > 1:
+        raise _Usage("declare exactly one --convention: one calendar anchor fixes every calendar unit")
+    return conventions
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
@@ -403,8 +431,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         else:
             name = f" ({bound.case_id})" if bound.case_id else ""
             out.write(f"{label}{name} [{bound.format}]\n")
-            for line in report.lines():
-                out.write(f"  {line}\n")
+            out.writelines(f"  {line}\n" for line in report.lines())
     return 1 if refused else 0
 
 
@@ -415,8 +442,6 @@ def _reference(spec: str) -> Callable[..., object]:
         _Usage: a malformed spec, a module that does not import, or a name that is missing
             or not callable.
     """
-    import importlib
-
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute or ":" in attribute:
         raise _Usage(f"--against takes MODULE:FUNCTION (e.g. mypkg.admissibility:check), found {spec!r}")
@@ -427,14 +452,14 @@ def _reference(spec: str) -> Callable[..., object]:
             target: object = importlib.import_module(module_name)
     except KeyboardInterrupt:
         raise
-    except BaseException as exc:  # the user's module may fail in any way (sys.exit too): report it, do not crash
+    except BaseException as exc:  # noqa: BLE001 -- the user's module may fail in any way (sys.exit too): one clear message
         raise _Usage(f"--against: cannot import {module_name!r}: {type(exc).__name__}: {exc}") from None
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
             raise _Usage(f"--against: {module_name!r} has no attribute {attribute!r}") from None
-        except Exception as exc:  # a lazy module attribute may fail in any way
+        except Exception as exc:  # noqa: BLE001 -- a lazy attribute of the user's module may raise anything: one clear message
             raise _Usage(f"--against: looking up {attribute!r} raised {type(exc).__name__}: {exc}") from None
     if not callable(target):
         raise _Usage(f"--against: {spec} is a {type(target).__name__}, not a callable")
@@ -518,31 +543,13 @@ def _lanes(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _score(args: argparse.Namespace, out: TextIO) -> int:
-    import itertools
-
+    """Score the corpus files against their gold; exit 1 on any wrong or error (see the module docstring)."""
     from adapters import MathGraphError
     from adapters.corpus import read_records
-    from evals.scoreboard import score, write_rows
+    from evals.scoreboard import score
 
-    if args.processes < 1:
-        raise _Usage(f"--processes must be at least 1, found {args.processes}")
-    if args.dask and args.processes > 1:
-        raise _Usage("give --processes or --dask, not both")
-    rows = _output_file(args.rows) if args.rows else None
-    for name in args.files:
-        path = _input_file(name)
-        if not _has_content(path):
-            raise _Usage(f"{name}: the file is empty (no record to score)")
-    scheduler = None
-    if args.dask:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise _Usage("--dask needs dask: pip install 'binding-graph-verifier[dask]'") from None
-        try:
-            scheduler = Client(args.dask)  # type: ignore[no-untyped-call]  # distributed is untyped here
-        except (OSError, TimeoutError, ValueError) as exc:  # no scheduler there, or not an address
-            raise _Usage(f"--dask {args.dask}: cannot reach a Dask scheduler ({type(exc).__name__}: {exc})") from None
+    rows = _score_usage(args)
+    scheduler = _dask_client(args.dask) if args.dask else None
     records = itertools.chain.from_iterable(read_records(name, errors="collect") for name in args.files)
     args.convention = []
     vocab = _vocab(args)
@@ -563,6 +570,45 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
             scheduler.close()  # type: ignore[no-untyped-call]
     if board.total == 0:
         raise _Usage(f"no record to score in {', '.join(args.files)} (empty files)")
+    _write_board(board, rows, args, out)
+    return 0 if board.ok else 1
+
+
+def _score_usage(args: argparse.Namespace) -> Path | None:
+    """Check ``score``'s options and files before any work: the ``--rows`` file to write, if any.
+
+    Raises:
+        _Usage: fewer than one process, both ``--processes`` and ``--dask``, a ``--rows``
+            file that cannot be written, or an input file that is missing or empty.
+    """
+    if args.processes < 1:
+        raise _Usage(f"--processes must be at least 1, found {args.processes}")
+    if args.dask and args.processes > 1:
+        raise _Usage("give --processes or --dask, not both")
+    rows = _output_file(args.rows) if args.rows else None
+    for name in args.files:
+        path = _input_file(name)
+        if not _has_content(path):
+            raise _Usage(f"{name}: the file is empty (no record to score)")
+    return rows
+
+
+def _dask_client(address: str) -> Client:
+    """A client of the Dask scheduler at ``address`` (a usage error without dask, or with no scheduler there)."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise _Usage("--dask needs dask: pip install 'binding-graph-verifier[dask]'") from None
+    try:
+        return Client(address)  # type: ignore[no-untyped-call]  # distributed is untyped here
+    except (OSError, TimeoutError, ValueError) as exc:  # no scheduler there, or not an address
+        raise _Usage(f"--dask {address}: cannot reach a Dask scheduler ({type(exc).__name__}: {exc})") from None
+
+
+def _write_board(board: Scoreboard, rows: Path | None, args: argparse.Namespace, out: TextIO) -> None:
+    """Write the rows file, if asked, then the Scoreboard (``--json``) or its tables."""
+    from evals.scoreboard import write_rows
+
     if rows is not None:
         try:
             write_rows(board, rows)
@@ -572,7 +618,6 @@ def _score(args: argparse.Namespace, out: TextIO) -> int:
         board.write_json(out)
     else:
         _score_tables(board, out, args.examples)
-    return 0 if board.ok else 1
 
 
 def _has_content(path: Path) -> bool:
@@ -613,9 +658,8 @@ def _score_tables(board: Scoreboard, out: TextIO, examples: int) -> None:
             console.print(f"... and {len(rows) - examples} more {outcome} cases (--rows FILE.jsonl lists every case)")
 
 
-def _formats(args: argparse.Namespace, out: TextIO) -> int:
-    from importlib import resources
-
+def _formats(_args: argparse.Namespace, out: TextIO) -> int:
+    """Print the input-format reference (every command takes ``(args, out)``; this one reads no argument)."""
     out.write(resources.files("verifier").joinpath("formats.md").read_text(encoding="utf-8"))
     return 0
 

@@ -17,27 +17,43 @@ example of each disagreement (:class:`MinimalExample`).
 
 This module sits on top of the verifier: :func:`crosscheck_file` reads the
 upstream corpus layouts through ``adapters``, and :func:`fuzz` draws with
-hypothesis (both imported inside the functions).
+hypothesis (loaded on the first fuzz, through :class:`verifier.lazy.LazyModule`).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import operator
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final, cast
 
+from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict, read_json
+from adapters.canonical_text import parse_canonical_text
+from adapters.records import equation_from_record, is_lane_case, lane_case_input, vocabulary_for
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units.dimension import DimensionVector
 from units.errors import clip
-from units.exact import format_exact
+from units.exact import format_exact, parse_exact
 from verifier.admissibility import ADDITIVE_KINDS, Verdict, check_equation
 from verifier.categories import CATEGORIES, CATEGORY_INFO, FORMER_NAMES, Category
+from verifier.display import crosscheck_html
 from verifier.errors import BindingGraphError
-from verifier.model import BindingGraph, BoundEquation, SymbolBinding
+from verifier.lazy import LazyModule
+from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding
+from verifier.reasons import REFUSAL_REASONS
 from verifier.roles import roles_of
+
+if TYPE_CHECKING:
+    from verifier import _fuzzing
+else:
+    _fuzzing = LazyModule("verifier._fuzzing")  # hypothesis loads only when fuzzing (issue #13's cold start)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +203,6 @@ class CrosscheckReport:
         return tuple(p for p in self.pairs if p.category == category)[:limit]
 
     def _repr_html_(self) -> str:
-        from verifier.display import crosscheck_html
-
         return crosscheck_html(self)
 
     def rows(self) -> list[dict[str, str]]:
@@ -256,6 +270,8 @@ REFERENCE_OUTCOME_CHARS: Final[int] = 2000
 
 _RESERVED_OUTCOMES: Final[frozenset[str]] = frozenset({"", "<absent>"})
 
+_EQUATION_AND_SYMBOLS: Final[int] = 2  # the positional arguments of a reference call: theirs(equation, symbols)
+
 
 def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapping[str, SymbolBinding]], str]:
     """Wrap another implementation's check so that it always returns an outcome string, never raises.
@@ -291,7 +307,7 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
             result = theirs(equation, symbols=copy) if keyword else theirs(equation, copy)
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # the other side's failure is data, never ours to raise
+        except BaseException as exc:  # noqa: BLE001 -- any failure of theirs (SystemExit too) is a theirs_crashes pair
             reason = _typed_reason(exc)
             return reason if reason is not None else f"crash: {type(exc).__name__}: {_first_line(exc)}"
         return _outcome_text(result)
@@ -301,11 +317,9 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
 
 def _typed_reason(exc: BaseException) -> str | None:
     """The refusal reason an exception carries, when it is one of the closed vocabulary."""
-    from verifier.reasons import REFUSAL_REASONS
-
     try:
         reason = getattr(exc, "reason", None)
-    except Exception:  # a reason property that raises is no typed refusal
+    except Exception:  # noqa: BLE001 -- their exception's reason property may raise anything: no typed refusal
         return None
     return reason if type(reason) is str and reason in REFUSAL_REASONS else None
 
@@ -318,7 +332,7 @@ def _outcome_text(result: object) -> str:
             text = render() if callable(render) else None
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:  # as in as_reference
+        except BaseException as exc:  # noqa: BLE001 -- as in as_reference: their failure is a theirs_crashes pair
             return f"crash: {type(exc).__name__} in to_canonical_string: {_first_line(exc)}"
         if not isinstance(text, str):
             return f"crash: returned {type(result).__name__}"
@@ -333,7 +347,7 @@ def _first_line(exc: BaseException, limit: int = 200) -> str:
     """An exception's message, first line only, cut to ``limit`` characters (never raises)."""
     try:
         text = str(exc)
-    except Exception:  # a broken __str__ of the other side's exception
+    except Exception:  # noqa: BLE001 -- their exception's __str__ may raise anything; the message never does
         return f"<{type(exc).__name__} with an unprintable message>"
     if not isinstance(text, str):
         return f"<{type(exc).__name__} with an unprintable message>"
@@ -342,15 +356,14 @@ def _first_line(exc: BaseException, limit: int = 200) -> str:
 
 
 def _symbols_keyword_only(function: Callable[..., object]) -> bool:
-    import inspect
-
+    """Whether ``symbols`` must be passed by keyword: it is keyword-only and fewer than two parameters are positional."""
     try:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):  # a builtin or C callable without a signature
         return False
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     keyword = any(p.kind is p.KEYWORD_ONLY and p.name == "symbols" for p in parameters)
-    return keyword and len(positional) < 2
+    return keyword and len(positional) < _EQUATION_AND_SYMBOLS
 
 
 def outcome(verdict: Verdict) -> str:
@@ -381,28 +394,191 @@ def _split_factors(text: str) -> tuple[str, dict[str, str] | None]:
     return head, factors
 
 
-class _Classifier:
-    """Puts one pair in a category, using the units of the equation's operands."""
+_BEFORE_UNITS: Final[frozenset[str]] = frozenset(
+    {"unknown_unit", "unit_unbound", "operand_arity", "unknown_operation", "unknown_symbol", "malformed_input"}
+)
+"""Our refusals decided before (or without) resolving units: theirs' unknown_unit is then just another reason."""
 
-    def __init__(self, vocab: UnitVocabulary) -> None:
-        self.vocab = vocab
 
-    def units(self, equation: BoundEquation | None, symbols: Mapping[str, SymbolBinding]) -> list[str]:
-        if equation is None:
-            return []
+@dataclass(frozen=True, kw_only=True)
+class _Pair:
+    """One pair being classified: both outcomes, the equation both sides judged, and what the rules read from them.
+
+    Attributes:
+        vocab: the vocabulary ours used (its declared count nouns and containers tell categories apart).
+        verdict: our verdict on ``equation``.
+        ours: our outcome (:func:`outcome` of ``verdict``).
+        theirs: their outcome, factors included (``"add: [...] -> length; factors a=1, b=1/12"``).
+        equation: the equation both sides judged.
+        symbols: the symbols by id.
+        their_deps: the dependencies theirs wired, when known (canonical text), else ``None``.
+    """
+
+    vocab: UnitVocabulary
+    verdict: Verdict
+    ours: str
+    theirs: str
+    equation: BoundEquation
+    symbols: Mapping[str, SymbolBinding]
+    their_deps: tuple[str, ...] | None
+
+    @property
+    def kind(self) -> str:
+        """The equation's operation kind."""
+        return self.equation.operation_kind
+
+    @cached_property
+    def _split(self) -> tuple[str, dict[str, str] | None]:
+        return _split_factors(self.theirs)
+
+    @property
+    def head(self) -> str:
+        """Their outcome without its factors: a proof string or a refusal reason."""
+        return self._split[0]
+
+    @property
+    def factors(self) -> dict[str, str] | None:
+        """Their exact factors by operand (``{"a": "1", "b": "1/12"}``), or ``None`` when they gave none."""
+        return self._split[1]
+
+    @property
+    def admitted(self) -> bool:
+        """Whether theirs admits (its head is a proof string), rather than refusing with a reason."""
+        return ":" in self.head and "->" in self.head
+
+    @cached_property
+    def units(self) -> list[str]:
+        """The units of the operands, in sorted dependency order, then the literal's unit."""
+        equation, symbols = self.equation, self.symbols
         out = [symbols[d].unit for d in sorted(equation.dependencies) if d in symbols and symbols[d].unit]
         if equation.literal_unit:
             out.append(equation.literal_unit)
         return [u for u in out if u]
 
-    def lemmas(self, units: list[str]) -> list[object]:
+    @cached_property
+    def refs(self) -> list[object]:
+        """Each of :attr:`units` resolved by the vocabulary (``None`` for one it does not resolve)."""
         refs: list[object] = []
-        for unit in units:
+        for unit in self.units:
             try:
                 refs.append(self.vocab.resolve(unit))
             except UnitRefusal:
                 refs.append(None)
         return refs
+
+
+_Decided = tuple[str, str]
+"""A pair's ``(category, detail)``."""
+
+
+def _rule_wiring(pair: _Pair) -> _Decided | None:
+    """Theirs reads other dependencies than ours, in a way a wiring category names (:func:`_wiring`)."""
+    their_deps = pair.their_deps
+    if their_deps is None or tuple(sorted(their_deps)) == tuple(sorted(pair.equation.dependencies)):
+        return None
+    category = _wiring(pair.equation, their_deps, pair.symbols)
+    if not category:
+        return None
+    return category, f"ours reads [{', '.join(sorted(pair.equation.dependencies))}], theirs [{', '.join(their_deps)}]"
+
+
+def _rule_same_outcome(pair: _Pair) -> _Decided | None:
+    """The same proof or reason on both sides: ``agree``, unless their exact factors differ from ours."""
+    if pair.head != pair.ours:
+        return None
+    proof = pair.verdict.proof
+    if pair.factors is not None and proof is not None:
+        mine = {op.symbol_id: format_exact(op.factor) for op in proof.operands}
+        if not _same_factors(mine, pair.factors):
+            return "theirs_ignores_conversion_factor", f"ours {mine}, theirs {pair.factors}"
+    return "agree", ""
+
+
+def _rule_unknown_operation(pair: _Pair) -> _Decided | None:
+    """Theirs refuses the operation kind itself."""
+    if pair.admitted or pair.head != "unknown_operation":
+        return None
+    return "theirs_unknown_operation_kind", f"{pair.kind} is unknown to theirs"
+
+
+def _rule_unknown_unit(pair: _Pair) -> _Decided | None:
+    """Theirs refuses a unit ours resolves: a declared count noun, else a lexicon surface."""
+    if pair.admitted or pair.head != "unknown_unit" or pair.ours in _BEFORE_UNITS:
+        return None
+    units = pair.units
+    declared = {surface for surface, _ in pair.vocab.count_nouns}
+    used = {part for unit in units for part in unit.split("_per_")} & declared
+    if used:
+        return "count_noun_undeclared_to_theirs", f"units {units}; declared {sorted(used)}"
+    return "theirs_refuses_lexicon_surface", f"units {units} are lexicon surfaces"
+
+
+def _rule_theirs_admits_what_ours_refuses(pair: _Pair) -> _Decided | None:
+    """Theirs admits and ours refuses: the category ours' reason tells (:func:`_stricter`)."""
+    refusal = pair.verdict.refusal
+    if refusal is None or not pair.admitted:
+        return None
+    return _stricter(pair, refusal.reason)
+
+
+_BOTH_ADMIT_RULES: Final[tuple[tuple[Callable[[_Pair], bool], str, str], ...]] = (
+    # (condition, category, detail), walked in order: the first that holds decides
+    (
+        lambda pair: pair.kind in {"multiply", "divide"} and _scalar_given_a_dimension(pair.verdict, pair.head),
+        "theirs_scalar_as_unit_bearing",
+        "ours counts the scalar dimensionless, theirs does not",
+    ),
+    (
+        lambda pair: pair.kind == "compare_multiplicative" and _result(pair.head) == "dimensionless",
+        "theirs_multiplicative_comparison_dimensionless",
+        "",
+    ),
+    (
+        lambda pair: pair.kind == "unit_partition" and _relabelled(pair.ours, pair.head),
+        "count_label_differs",
+        "the result is a pure number of chunks",
+    ),
+)
+"""How two different proofs of one equation tell a category (none holding: ``unclassified``)."""
+
+
+def _rule_both_admit(pair: _Pair) -> _Decided | None:
+    """Both sides admit, with different proofs: the first of :data:`_BOTH_ADMIT_RULES` that holds."""
+    if pair.verdict.proof is None or not pair.admitted:
+        return None
+    for applies, category, detail in _BOTH_ADMIT_RULES:
+        if applies(pair):
+            return category, detail
+    return "unclassified", "both admit with different proofs"
+
+
+def _rule_theirs_refuses(pair: _Pair) -> _Decided | None:
+    """Ours admits and theirs refuses."""
+    if pair.verdict.proof is None:
+        return None
+    return "theirs_refuses_admissible", f"theirs refuses with {pair.head}"
+
+
+_PAIR_RULES: Final[tuple[Callable[[_Pair], _Decided | None], ...]] = (
+    _rule_wiring,
+    _rule_same_outcome,
+    _rule_unknown_operation,
+    _rule_unknown_unit,
+    _rule_theirs_admits_what_ours_refuses,
+    _rule_both_admit,
+    _rule_theirs_refuses,
+)
+"""The rules that put a pair of two outcomes in a category, in order: the first that decides wins.
+
+None deciding, both sides refuse with different reasons (``refusal_reason_differs``).
+"""
+
+
+class _Classifier:
+    """Puts one pair in a category, using the units of the equation's operands."""
+
+    def __init__(self, vocab: UnitVocabulary) -> None:
+        self.vocab = vocab
 
     def classify(
         self,
@@ -411,7 +587,8 @@ class _Classifier:
         equation: BoundEquation | None,
         symbols: Mapping[str, SymbolBinding],
         their_deps: tuple[str, ...] | None = None,
-    ) -> tuple[str, str]:
+    ) -> _Decided:
+        """The pair's category and detail: a missing side or a crash first, then the first of :data:`_PAIR_RULES`."""
         if ours_verdict is None:
             return "only_theirs", "no equation of ours has this lhs"
         ours = outcome(ours_verdict)
@@ -421,140 +598,144 @@ class _Classifier:
             return "theirs_crashes", theirs
         if equation is None:  # ours has a verdict only for an equation it holds
             return "unclassified", "our verdict has no equation to read its kind from"
-        kind = equation.operation_kind
-        if their_deps is not None and tuple(sorted(their_deps)) != tuple(sorted(equation.dependencies)):
-            category = self.wiring(equation, their_deps, symbols)
-            if category:
-                return (
-                    category,
-                    f"ours reads [{', '.join(sorted(equation.dependencies))}], theirs [{', '.join(their_deps)}]",
-                )
-        their_head, their_factors = _split_factors(theirs)
-        if their_head == ours:
-            if their_factors is not None and ours_verdict.proof is not None:
-                mine = {op.symbol_id: format_exact(op.factor) for op in ours_verdict.proof.operands}
-                if not _same_factors(mine, their_factors):
-                    return "theirs_ignores_conversion_factor", f"ours {mine}, theirs {their_factors}"
-            return "agree", ""
-        units = self.units(equation, symbols)
-        refs = self.lemmas(units)
-        theirs_admitted = ":" in their_head and "->" in their_head
-        if not theirs_admitted and their_head == "unknown_operation":
-            return "theirs_unknown_operation_kind", f"{kind} is unknown to theirs"
-        if not theirs_admitted and their_head == "unknown_unit" and ours not in _BEFORE_UNITS:
-            declared = {surface for surface, _ in self.vocab.count_nouns}
-            used = {part for unit in units for part in unit.split("_per_")} & declared
-            if used:
-                return "count_noun_undeclared_to_theirs", f"units {units}; declared {sorted(used)}"
-            return "theirs_refuses_lexicon_surface", f"units {units} are lexicon surfaces"
-        if ours_verdict.refusal is not None and theirs_admitted:
-            return self.stricter(ours_verdict.refusal.reason, equation, symbols, refs, units, their_head=their_head)
-        if ours_verdict.proof is not None and theirs_admitted:
-            if kind in ("multiply", "divide") and _scalar_given_a_dimension(ours_verdict, their_head):
-                return "theirs_scalar_as_unit_bearing", "ours counts the scalar dimensionless, theirs does not"
-            if kind == "compare_multiplicative" and _result(their_head) == "dimensionless":
-                return "theirs_multiplicative_comparison_dimensionless", ""
-            if kind == "unit_partition" and _relabelled(ours, their_head):
-                return "count_label_differs", "the result is a pure number of chunks"
-            return "unclassified", "both admit with different proofs"
-        if ours_verdict.proof is not None:
-            return "theirs_refuses_admissible", f"theirs refuses with {their_head}"
-        return "refusal_reason_differs", f"ours {ours}, theirs {their_head}"
-
-    def wiring(self, equation: BoundEquation, their_deps: tuple[str, ...], symbols: Mapping[str, SymbolBinding]) -> str:
-        ours = set(equation.dependencies)
-        theirs = set(their_deps)
-        kind = equation.operation_kind
-        if kind == "compare_multiplicative" and not theirs and ours:
-            return "theirs_multiplicative_comparison_dimensionless"
-        lhs = symbols.get(equation.lhs_symbol_id)
-        owner = lhs.entity if lhs is not None else None
-        extra = theirs - ours
-        if (
-            kind == "transfer"
-            and extra
-            and all(symbols.get(d) is not None and symbols[d].entity != owner for d in extra)
-        ):
-            return "theirs_transfer_target_as_dependency"
-        if any(d.endswith("_t0") for d in extra) and any(not d.endswith("_t0") for d in ours - theirs):
-            return "theirs_wires_initial_state"
-        if extra and all(d.endswith("_t0") for d in extra) and not (ours - theirs):
-            return "theirs_wires_initial_state"
-        return ""
-
-    def stricter(
-        self,
-        reason: str,
-        equation: BoundEquation,
-        symbols: Mapping[str, SymbolBinding],
-        refs: list[object],
-        units: list[str],
-        *,
-        their_head: str,
-    ) -> tuple[str, str]:
-        """The category of an equation theirs admits and ours refuses with ``reason``."""
-        kind = equation.operation_kind
-        if kind in ADDITIVE_KINDS and reason in ("incommensurable_units", "unit_mismatch", "offset_unit_arithmetic"):
-            refs, units = _failing_pair(refs, units)
-        lemmas = [getattr(r, "lemma", None) for r in refs]
-        detail = f"units {units}"
-        if reason == "offset_unit_arithmetic":
-            return "theirs_admits_offset_temperature_arithmetic", detail
-        if reason == "convention_required":
-            return "theirs_admits_calendar_without_convention", detail
-        if reason == "incommensurable_units":
-            return self.incommensurable(kind, refs, lemmas, detail)
-        if reason == "unit_unbound":
-            return "theirs_admits_unbound_unit", detail
-        if reason == "unknown_unit":
-            return "theirs_admits_unknown_unit", detail
-        if reason == "unit_mismatch" and kind == "multiply":
-            if "scalar" in roles_of(equation, symbols).values():  # ours: the scalar's label names another kind
-                if _scalar_given_a_dimension(None, their_head, equation):
-                    return "theirs_scalar_as_unit_bearing", detail
-                return "unclassified", f"ours refuses a labelled scalar: {detail}"
-            if _result(their_head) == _product_dimension(refs):
-                return "product_without_declared_unit", detail
-            return "unclassified", f"ours refuses a product with no declared unit; theirs gives {_result(their_head)}"
-        if reason == "operand_arity" and kind == "compare_multiplicative" and _result(their_head) == "dimensionless":
-            return "theirs_multiplicative_comparison_dimensionless", detail
-        if reason == "operand_arity":
-            return "theirs_admits_operand_arity", detail
-        if reason == "rate_form_invalid":
-            return "theirs_admits_malformed_rate", detail
-        if reason == "unit_mismatch" and kind in ADDITIVE_KINDS:
-            return "theirs_admits_dimension_mismatch", detail
-        if reason == "unit_mismatch":
-            return "theirs_admits_wrong_dimension", detail
-        return "unclassified", f"ours refuses with {reason}"
-
-    def incommensurable(self, kind: str, refs: list[object], lemmas: list[object], detail: str) -> tuple[str, str]:
-        """Same six-axis dimension, different kinds: which kinds tell the category."""
-        dims = {getattr(r, "dimension", None) for r in refs}
-        axes = {str(d) for d in dims if d is not None}
-        if kind == "apply_rate":
-            return "theirs_admits_rate_kind_mismatch", detail
-        if "degree" in lemmas:
-            return "theirs_admits_unscaled_degree", detail
-        if any("money" in a for a in axes):
-            return "theirs_admits_incommensurable_currencies", detail
-        conv = self.vocab.lexicon.conversions
-        containers = [
-            lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(self.vocab, lem)
-            for lem in lemmas
-            if isinstance(lem, str)
-        ]
-        if any(containers) and not all(containers):  # a box against items (or people); two boxes merge kinds
-            return "theirs_admits_container_as_items", detail
-        if axes == {"count"}:
-            return "theirs_merges_count_kinds", detail
-        return "unclassified", f"incommensurable: {detail}"
+        pair = _Pair(
+            vocab=self.vocab,
+            verdict=ours_verdict,
+            ours=ours,
+            theirs=theirs,
+            equation=equation,
+            symbols=symbols,
+            their_deps=their_deps,
+        )
+        for rule in _PAIR_RULES:
+            decided = rule(pair)
+            if decided is not None:
+                return decided
+        return "refusal_reason_differs", f"ours {ours}, theirs {pair.head}"
 
 
-_BEFORE_UNITS: Final[frozenset[str]] = frozenset(
-    {"unknown_unit", "unit_unbound", "operand_arity", "unknown_operation", "unknown_symbol", "malformed_input"}
+def _wiring(equation: BoundEquation, their_deps: tuple[str, ...], symbols: Mapping[str, SymbolBinding]) -> str:
+    """The category of dependencies theirs wired differently from ours, or ``""`` when none names it."""
+    ours = set(equation.dependencies)
+    theirs = set(their_deps)
+    kind = equation.operation_kind
+    if kind == "compare_multiplicative" and not theirs and ours:
+        return "theirs_multiplicative_comparison_dimensionless"
+    lhs = symbols.get(equation.lhs_symbol_id)
+    owner = lhs.entity if lhs is not None else None
+    extra = theirs - ours
+    if kind == "transfer" and extra and all(symbols.get(d) is not None and symbols[d].entity != owner for d in extra):
+        return "theirs_transfer_target_as_dependency"
+    if any(d.endswith("_t0") for d in extra) and any(not d.endswith("_t0") for d in ours - theirs):
+        return "theirs_wires_initial_state"
+    if extra and all(d.endswith("_t0") for d in extra) and not (ours - theirs):
+        return "theirs_wires_initial_state"
+    return ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Refusing:
+    """A pair theirs admits and ours refuses with ``reason``, with the operands its category is read from.
+
+    Attributes:
+        pair: the pair.
+        reason: our refusal reason.
+        refs: the resolved operands (for a failing sum, only the two it fails on).
+        units: their units, in the same order.
+    """
+
+    pair: _Pair
+    reason: str
+    refs: list[object]
+    units: list[str]
+
+    @property
+    def detail(self) -> str:
+        """The detail most categories give: the operands' units."""
+        return f"units {self.units}"
+
+
+def _incommensurable(refusing: _Refusing) -> _Decided:
+    """Same six-axis dimension, different kinds: which kinds tell the category."""
+    refs, detail = refusing.refs, refusing.detail
+    lemmas = [getattr(r, "lemma", None) for r in refs]
+    dims = {getattr(r, "dimension", None) for r in refs}
+    axes = {str(d) for d in dims if d is not None}
+    if refusing.pair.kind == "apply_rate":
+        return "theirs_admits_rate_kind_mismatch", detail
+    if "degree" in lemmas:
+        return "theirs_admits_unscaled_degree", detail
+    if any("money" in a for a in axes):
+        return "theirs_admits_incommensurable_currencies", detail
+    vocab = refusing.pair.vocab
+    conv = vocab.lexicon.conversions
+    containers = [
+        lem in conv and conv[lem].base_dimension == lem and lem != "item" and _is_container(vocab, lem)
+        for lem in lemmas
+        if isinstance(lem, str)
+    ]
+    if any(containers) and not all(containers):  # a box against items (or people); two boxes merge kinds
+        return "theirs_admits_container_as_items", detail
+    if axes == {"count"}:
+        return "theirs_merges_count_kinds", detail
+    return "unclassified", f"incommensurable: {detail}"
+
+
+def _mismatched_product(refusing: _Refusing) -> _Decided:
+    """A product ours refuses with ``unit_mismatch``: a labelled scalar, or a product with no declared unit."""
+    pair, detail = refusing.pair, refusing.detail
+    if "scalar" in roles_of(pair.equation, pair.symbols).values():  # ours: the scalar's label names another kind
+        if _scalar_given_a_dimension(None, pair.head, pair.equation):
+            return "theirs_scalar_as_unit_bearing", detail
+        return "unclassified", f"ours refuses a labelled scalar: {detail}"
+    if _result(pair.head) == _product_dimension(refusing.refs):
+        return "product_without_declared_unit", detail
+    return "unclassified", f"ours refuses a product with no declared unit; theirs gives {_result(pair.head)}"
+
+
+def _is_product(refusing: _Refusing) -> bool:
+    return refusing.pair.kind == "multiply"
+
+
+def _is_sum(refusing: _Refusing) -> bool:
+    return refusing.pair.kind in ADDITIVE_KINDS
+
+
+def _is_dimensionless_comparison(refusing: _Refusing) -> bool:
+    pair = refusing.pair
+    return pair.kind == "compare_multiplicative" and _result(pair.head) == "dimensionless"
+
+
+_STRICTER_RULES: Final[
+    tuple[tuple[str, Callable[[_Refusing], bool] | None, str | Callable[[_Refusing], _Decided]], ...]
+] = (
+    # (our reason, a further condition or None, the category (detail: the units) or the function deciding it);
+    # walked in order: the first rule whose reason is ours and whose condition holds decides
+    ("offset_unit_arithmetic", None, "theirs_admits_offset_temperature_arithmetic"),
+    ("convention_required", None, "theirs_admits_calendar_without_convention"),
+    ("incommensurable_units", None, _incommensurable),
+    ("unit_unbound", None, "theirs_admits_unbound_unit"),
+    ("unknown_unit", None, "theirs_admits_unknown_unit"),
+    ("unit_mismatch", _is_product, _mismatched_product),
+    ("operand_arity", _is_dimensionless_comparison, "theirs_multiplicative_comparison_dimensionless"),
+    ("operand_arity", None, "theirs_admits_operand_arity"),
+    ("rate_form_invalid", None, "theirs_admits_malformed_rate"),
+    ("unit_mismatch", _is_sum, "theirs_admits_dimension_mismatch"),
+    ("unit_mismatch", None, "theirs_admits_wrong_dimension"),
 )
-"""Our refusals decided before (or without) resolving units: theirs' unknown_unit is then just another reason."""
+"""How ours' refusal of an equation theirs admits tells a category (none matching: ``unclassified``)."""
+
+
+def _stricter(pair: _Pair, reason: str) -> _Decided:
+    """The category of an equation theirs admits and ours refuses with ``reason`` (:data:`_STRICTER_RULES`)."""
+    refs, units = pair.refs, pair.units
+    if pair.kind in ADDITIVE_KINDS and reason in ("incommensurable_units", "unit_mismatch", "offset_unit_arithmetic"):
+        refs, units = _failing_pair(refs, units)
+    refusing = _Refusing(pair=pair, reason=reason, refs=refs, units=units)
+    for rule_reason, applies, decide in _STRICTER_RULES:
+        if rule_reason == reason and (applies is None or applies(refusing)):
+            return (decide, refusing.detail) if isinstance(decide, str) else decide(refusing)
+    return "unclassified", f"ours refuses with {reason}"
 
 
 def _failing_pair(refs: list[object], units: list[str]) -> tuple[list[object], list[str]]:
@@ -594,8 +775,6 @@ def _scalar_given_a_dimension(ours: Verdict | None, their_head: str, equation: B
 
 def _product_dimension(refs: list[object]) -> str:
     """The canonical dimension of the product of the operands' units (``length^2``), or ``""``."""
-    from units.dimension import DimensionVector
-
     total = DimensionVector.from_axes({})
     for ref in refs:
         dimension = getattr(ref, "dimension", None)
@@ -607,8 +786,6 @@ def _product_dimension(refs: list[object]) -> str:
 
 def _same_factors(ours: Mapping[str, str], theirs: Mapping[str, str]) -> bool:
     """Whether two factor sets are the same exact numbers (``1/100`` equals ``0.01``)."""
-    from units.exact import parse_exact
-
     if set(ours) != set(theirs):
         return False
     try:
@@ -683,8 +860,6 @@ def crosscheck(
     """
     voc = vocab if vocab is not None else default_vocabulary()
     if isinstance(subject, str):
-        from adapters.canonical_text import parse_canonical_text
-
         graph, recorded = parse_canonical_text(subject)
         outcomes = {k: v.outcome for k, v in recorded.items()}
         return CrosscheckReport.from_pairs(
@@ -705,7 +880,8 @@ def crosscheck(
         call = as_reference(theirs)
         outcomes = {eq.lhs_symbol_id: call(eq, symbols) for eq in subject.equations}
         return CrosscheckReport.from_pairs(_pairs(subject, outcomes, voc, case_id, None))
-    if not isinstance(theirs, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in theirs.items()):
+    given: object = theirs  # typed, but an untyped caller may pass anything
+    if not isinstance(given, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in given.items()):
         raise BindingGraphError(
             "malformed_input", "the other side's outcomes map lhs ids to proof strings or refusal reasons", "theirs"
         )
@@ -756,7 +932,6 @@ def compare_bindings(
     symbols = ours.symbol_map
     if theirs_text is None:
         return _pairs(ours, {eq.lhs_symbol_id: f"crash: {their_error}" for eq in ours.equations}, voc, case_id, None)
-    from adapters.canonical_text import parse_canonical_text
 
     _, recorded = parse_canonical_text(theirs_text)
     classifier = _Classifier(voc)
@@ -798,21 +973,8 @@ def crosscheck_file(
     Raises:
         adapters.MathGraphError: a file or record that cannot be read (naming the line).
     """
-    from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict, read_json
-    from adapters.records import equation_from_record, is_lane_case, lane_case_input, vocabulary_for
-
     voc = vocab if vocab is not None else default_vocabulary()
-    if not isinstance(path, (str, Path)) or not str(path):
-        raise MathGraphError(
-            "malformed_input", f"path must be a non-empty str or Path, found {type(path).__name__}", "path"
-        )
-    file = Path(path)
-    if not file.is_file():
-        raise MathGraphError("malformed_input", f"{file} is not a regular file", str(file))
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MathGraphError("malformed_input", f"cannot read {file}: {exc}", str(file)) from None
+    file, text = _read_corpus(path)
     if text.lstrip().startswith("S "):
         if against is not None:
             raise MathGraphError(
@@ -824,60 +986,100 @@ def crosscheck_file(
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            record = read_json(line)
-        except UnitRefusal as exc:
-            raise MathGraphError(exc.reason, exc.detail, f"{file}:{number}") from None
-        if not isinstance(record, dict):
-            raise MathGraphError("malformed_input", "each line must be a JSON object", f"{file}:{number}")
-        if is_lane_case(record):  # a bundled lane case: its input, with the case's id and vocab
-            inner = lane_case_input(record)
-            record = inner if isinstance(inner, dict) else record
+        record = _corpus_record(line, f"{file}:{number}")
         case_id = str(record.get("id", number))
         try:
-            if "hand_rolled" in record and "operation_kind" in record:
-                equation, symbols, theirs = equation_from_record(record)
-                if live is not None:
-                    theirs = live(equation, symbols)
-                own = vocabulary_for(record, voc) if "vocab" in record else voc
-                verdict = check_equation(equation, symbols, own)
-                category, detail = classify(verdict, theirs, equation, symbols, vocab=own)
-                pairs.append(
-                    CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail)
-                )
-            elif live is not None:
-                raise MathGraphError(
-                    "malformed_input",
-                    "against= judges equation-verdict records only (operation_kind, symbols, hand_rolled);"
-                    " this record is another layout",
-                    "record",
-                )
-            elif "graph" in record and ("hand_rolled_canonical" in record or "hand_rolled_error" in record):
-                ours = bind_math_problem_graph(graph_from_dict(record["graph"]), voc)
-                pairs.extend(
-                    compare_bindings(
-                        ours,
-                        record.get("hand_rolled_canonical"),
-                        their_error=record.get("hand_rolled_error"),
-                        vocab=voc,
-                        case_id=case_id,
-                    )
-                )
-            else:
-                raise MathGraphError(
-                    "malformed_input",
-                    "not an upstream corpus record (needs hand_rolled or hand_rolled_canonical)",
-                    "record",
-                )
+            pairs += _record_pairs(record, case_id, voc, live)
         except MathGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, f"{file}:{number}: {exc.path}") from None
     return CrosscheckReport.from_pairs(pairs)
 
 
+def _read_corpus(path: object) -> tuple[Path, str]:
+    """The corpus file and its text.
+
+    Raises:
+        adapters.MathGraphError: ``malformed_input`` for a path that is not a non-empty
+            ``str`` or ``Path``, not a regular file, or not readable as UTF-8.
+    """
+    if not isinstance(path, (str, Path)) or not str(path):
+        raise MathGraphError(
+            "malformed_input", f"path must be a non-empty str or Path, found {type(path).__name__}", "path"
+        )
+    file = Path(path)
+    if not file.is_file():
+        raise MathGraphError("malformed_input", f"{file} is not a regular file", str(file))
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MathGraphError("malformed_input", f"cannot read {file}: {exc}", str(file)) from None
+    return file, text
+
+
+def _corpus_record(line: str, where: str) -> Mapping[str, object]:
+    """One line of a corpus as a record (a bundled lane case: its input, with the case's id and vocab).
+
+    Raises:
+        adapters.MathGraphError: a line that is not one JSON object, at ``where`` (``file:line``).
+    """
+    try:
+        record = read_json(line)
+    except UnitRefusal as exc:
+        raise MathGraphError(exc.reason, exc.detail, where) from None
+    if not isinstance(record, dict):
+        raise MathGraphError("malformed_input", "each line must be a JSON object", where)
+    if is_lane_case(record):
+        inner = lane_case_input(record)
+        record = inner if isinstance(inner, dict) else record
+    return record
+
+
+def _record_pairs(
+    record: Mapping[str, object], case_id: str, vocab: UnitVocabulary, live: Reference | None
+) -> list[CrosscheckPair]:
+    """The pairs of one corpus record: an equation-verdict record's one pair, or an adapter record's.
+
+    Args:
+        record: the record.
+        case_id: its id, for every pair.
+        vocab: our vocabulary (an equation-verdict record's own ``vocab`` declarations go on top).
+        live: a live reference judging an equation-verdict record instead of its ``hand_rolled``.
+
+    Raises:
+        adapters.MathGraphError: a record of neither layout, or of the adapter layout under
+            a live reference (the path names the record's field).
+    """
+    if "hand_rolled" in record and "operation_kind" in record:
+        equation, symbols, theirs = equation_from_record(record)
+        if live is not None:
+            theirs = live(equation, symbols)
+        own = vocabulary_for(record, vocab) if "vocab" in record else vocab
+        verdict = check_equation(equation, symbols, own)
+        category, detail = classify(verdict, theirs, equation, symbols, vocab=own)
+        return [CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail)]
+    if live is not None:
+        raise MathGraphError(
+            "malformed_input",
+            "against= judges equation-verdict records only (operation_kind, symbols, hand_rolled);"
+            " this record is another layout",
+            "record",
+        )
+    if "graph" in record and ("hand_rolled_canonical" in record or "hand_rolled_error" in record):
+        ours = bind_math_problem_graph(graph_from_dict(record["graph"]), vocab)
+        return compare_bindings(
+            ours,
+            cast("str | None", record.get("hand_rolled_canonical")),  # compare_bindings refuses a non-string
+            their_error=cast("str | None", record.get("hand_rolled_error")),  # written into the pairs as is
+            vocab=vocab,
+            case_id=case_id,
+        )
+    raise MathGraphError(
+        "malformed_input", "not an upstream corpus record (needs hand_rolled or hand_rolled_canonical)", "record"
+    )
+
+
 def _whole(value: object, label: str, low: int, high: int) -> int:
     """An int (or an int-like such as ``numpy.int64``, not a bool) from ``low`` to ``high``."""
-    import operator
-
     try:
         number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
@@ -891,10 +1093,6 @@ def _whole(value: object, label: str, low: int, high: int) -> int:
 
 def _kinds(kinds: Iterable[str] | None) -> tuple[str, ...]:
     """The operation kinds to fuzz: a sequence of names (a set is sorted, so a run replays)."""
-    import re
-
-    from verifier.model import OPERATION_KINDS
-
     if kinds is None:
         return OPERATION_KINDS
     if isinstance(kinds, (str, bytes)) or not isinstance(kinds, Iterable):
@@ -962,9 +1160,7 @@ def fuzz(
         raise BindingGraphError(
             "malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab"
         )
-    from verifier._fuzzing import run
-
-    return run(call, vocab=voc, max_examples=max_examples, kinds=chosen, seed=seed, shrink=bool(shrink))
+    return _fuzzing.run(call, vocab=voc, max_examples=max_examples, kinds=chosen, seed=seed, shrink=bool(shrink))
 
 
 __all__ = [

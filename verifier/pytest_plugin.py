@@ -40,16 +40,19 @@ configured).  Nothing heavy is imported until a lane item runs or a fixture is u
 
 from __future__ import annotations
 
+import glob
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import pytest
 
 pytest.register_assert_rewrite("verifier.testing")
 
 if TYPE_CHECKING:
+    from _pytest._code.code import TracebackStyle  # the type of Item.repr_failure's style; pytest does not re-export it
+
     from adapters.corpus import BadRecord, Record
     from evals.scoring import CaseResult
     from units import UnitVocabulary
@@ -109,13 +112,14 @@ def _lane_files(config: pytest.Config) -> list[Path]:
     Raises:
         pytest.UsageError: a glob that names no file (a silent gate is no gate).
     """
-    import glob
-
     found: list[Path] = []
     for pattern in _lane_globs(config):
         cleaned = pattern.strip().strip(",").strip("[]").strip().strip("'\"")
         base = cleaned if Path(cleaned).is_absolute() else str(config.rootpath / cleaned)
-        files = sorted(Path(p).resolve() for p in glob.glob(base, recursive=True) if Path(p).is_file())
+        # glob.glob, not Path.glob: a lane option is a shell-style pattern, absolute or relative, whose
+        # trailing ** also names the files below and whose ** follows linked folders (PTH207 would change that)
+        matches = glob.glob(base, recursive=True)  # noqa: PTH207
+        files = sorted(Path(p).resolve() for p in matches if Path(p).is_file())
         if not files:
             raise pytest.UsageError(f"bgverify_lanes: {pattern!r} names no file (relative to {config.rootpath})")
         found += [f for f in files if f not in found]
@@ -194,8 +198,18 @@ class LaneFile(pytest.File):
 class LaneItem(pytest.Item):
     """One lane case, scored by :func:`evals.scoring.score_record`."""
 
-    def __init__(self, *, record: Record | BadRecord, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(  # pytest.Item's keywords, named so that each keeps its type
+        self,
+        *,
+        record: Record | BadRecord,
+        name: str,
+        parent: pytest.Collector | None = None,
+        config: pytest.Config | None = None,
+        session: pytest.Session | None = None,
+        nodeid: str | None = None,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(name=name, parent=parent, config=config, session=session, nodeid=nodeid, **kwargs)
         self.record = record
 
     def runtest(self) -> None:
@@ -214,7 +228,7 @@ class LaneItem(pytest.Item):
             raise LaneFailure(None, f"{record.where}: unreadable record: {record.error}")
         result = score_record(
             record,
-            vocab=_vocabulary(config),
+            vocab=_vocabulary(),
             count_nouns=config.stash[_SETTINGS]["count_nouns"],
             policy=config.stash[_SETTINGS]["policy"] or None,
             lane=lane,
@@ -230,7 +244,7 @@ class LaneItem(pytest.Item):
             if mode == "xfail":  # raised, not pytest.xfail(), so --runxfail shows it failing instead of passing
                 raise pytest.xfail.Exception(f"refused unexpectedly: expected {result.expected}, got {result.got}")
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: TracebackStyle | None = None) -> str:
         """The case, expected and found, root cause and trace (a plain message, no Python traceback)."""
         if isinstance(excinfo.value, LaneFailure):
             return excinfo.value.message
@@ -262,13 +276,13 @@ def _message(result: CaseResult) -> str:
     return "\n".join(lines)
 
 
-def _vocabulary(config: pytest.Config) -> UnitVocabulary:
+def _vocabulary() -> UnitVocabulary:
     from units import default_vocabulary
 
     return default_vocabulary()
 
 
-def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
     """One table of lane outcomes, when any lane ran."""
     results = config.stash.get(_RESULTS, {})
     if not results:

@@ -27,7 +27,7 @@ Raises:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Final
@@ -179,98 +179,147 @@ def _amount(draw: st.DrawFn, family: str, unit: str, *, most: Fraction | None = 
     return draw(st.fractions(min_value=Fraction(1, 4), max_value=20, max_denominator=4))
 
 
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """One operation being drawn: its kind, its actor, the families the actor holds, and the other entities."""
+
+    kind: str
+    actor: str
+    held: list[str]
+    others: list[str]
+
+
+_COMPARISON_KINDS: Final[frozenset[str]] = frozenset({"compare_additive", "compare_multiplicative"})
+"""Kinds whose actor may hold nothing yet (it is compared with another entity's holding)."""
+
+
 def _op(draw: st.DrawFn, world: _World, kind: str, entities: Sequence[str]) -> Operation | None:
     """One operation of ``kind`` that is sound in ``world`` (and applied to it), or ``None`` when none is."""
     actor = draw(st.sampled_from(list(entities)))
-    held = world.families(actor)
-    others = [e for e in entities if e != actor]
-    if kind == "add":
-        family = draw(st.sampled_from(held or sorted(FAMILIES)))
-        unit = _unit_in(draw, family)
-        value = _amount(draw, family, unit)
-        key = (actor, family)
-        world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
-        world.written.setdefault(key, unit)
-        return Operation(actor, kind, Quantity(value, unit))
-    if not held and kind not in ("compare_additive", "compare_multiplicative"):
+    turn = _Turn(kind, actor, world.families(actor), [e for e in entities if e != actor])
+    if kind != "add" and not turn.held and kind not in _COMPARISON_KINDS:
         return None
-    if kind in ("subtract", "transfer"):
-        if kind == "transfer" and not others:
-            return None
-        family = draw(st.sampled_from(held))
-        unit = _unit_in(draw, family)
-        value = _amount(draw, family, unit, most=world.holdings[(actor, family)])
-        world.holdings[(actor, family)] -= value * FAMILIES[family][unit]
-        if kind == "subtract":
-            return Operation(actor, kind, Quantity(value, unit))
-        target = draw(st.sampled_from(others))
-        key = (target, family)
-        world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
-        world.written.setdefault(key, unit)
-        return Operation(actor, kind, Quantity(value, unit), target)
-    if kind in ("multiply", "divide"):
-        family = draw(st.sampled_from(held))
-        factor = draw(st.integers(2, 4))
-        amount = world.holdings[(actor, family)]
-        if kind == "divide" and family == "count" and amount % factor:
-            return None
-        world.holdings[(actor, family)] = amount * factor if kind == "multiply" else amount / factor
-        return Operation(actor, kind, Quantity(Fraction(factor), world.written[(actor, family)]))
-    if kind in ("compare_additive", "compare_multiplicative"):
-        refs = [e for e in others if world.families(e)]
-        if not refs:
-            return None
-        ref = draw(st.sampled_from(refs))
-        ref_families = world.families(ref)
-        if kind == "compare_multiplicative" and (len(ref_families) != 1 or world.families(actor)):
-            return None  # 'as many' names no unit: one kind on the reference's side, none on the actor's
-        family = draw(st.sampled_from(ref_families))
-        if (actor, family) in world.holdings:
-            return None
-        base = world.holdings[(ref, family)]
-        if kind == "compare_additive":
-            unit = _unit_in(draw, family)
-            more = draw(st.booleans())
-            value = _amount(draw, family, unit, most=None if more else base)
-            delta = value * FAMILIES[family][unit]
-            world.holdings[(actor, family)] = base + delta if more else base - delta
-            world.written[(actor, family)] = world.written[(ref, family)]
-            direction = "more" if more else "fewer"
-            return Operation(actor, kind, Comparison(ref, direction, delta=Quantity(value, unit)))
-        times = draw(st.booleans())
-        ratio = Fraction(draw(st.integers(2, 4))) if times else Fraction(1, draw(st.integers(2, 4)))
-        if family == "count" and (base * ratio).denominator != 1:
-            return None
-        world.holdings[(actor, family)] = base * ratio
-        world.written[(actor, family)] = world.written[(ref, family)]
-        return Operation(actor, kind, Comparison(ref, "times" if times else "fraction", factor=ratio))
-    if kind == "apply_rate":  # money per unit of time, length or mass held: the money holding is declared
-        family = draw(st.sampled_from(held))
-        if family in ("money", "count") or (actor, "money") in world.holdings:
-            return None
-        per = _unit_in(draw, family)
-        money = _unit_in(draw, "money")
-        rate = Fraction(draw(st.integers(1, 9)))
-        world.holdings[(actor, "money")] = (
-            world.holdings[(actor, family)] / FAMILIES[family][per] * rate * (FAMILIES["money"][money])
-        )
-        world.written[(actor, "money")] = money
-        return Operation(actor, kind, Rate(rate, money, per))
-    if kind == "unit_partition":  # a length, time or mass holding cut into whole items; the holding is kept
-        family = draw(st.sampled_from(held))
-        if family in ("count", "money") or (actor, "count") in world.holdings:
-            return None
-        unit = _unit_in(draw, family)
-        amount = world.holdings[(actor, family)]
-        chunks = [n for n in range(1, 13) if (amount / (n * FAMILIES[family][unit])).denominator == 1 and amount > 0]
-        if not chunks:
-            return None
-        chunk = Fraction(draw(st.sampled_from(chunks)))
-        world.holdings[(actor, "count")] = amount / (chunk * FAMILIES[family][unit])
-        world.written[(actor, "count")] = "items"
-        world.partitions[actor] = "count"
-        return Operation(actor, kind, PartitionChunk(chunk, unit, "items"))
-    # fraction_portion: the count made by the actor's latest partition loses n/d of itself (a whole portion)
+    return _OP_BUILDERS.get(kind, _fraction_portion_op)(draw, world, turn)
+
+
+def _add_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation:
+    """An ``add`` of a family the actor holds (any family when it holds none)."""
+    family = draw(st.sampled_from(turn.held or sorted(FAMILIES)))
+    unit = _unit_in(draw, family)
+    value = _amount(draw, family, unit)
+    key = (turn.actor, family)
+    world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
+    world.written.setdefault(key, unit)
+    return Operation(turn.actor, turn.kind, Quantity(value, unit))
+
+
+def _take_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
+    """A ``subtract`` of at most what the actor holds, or a ``transfer`` of it to another entity."""
+    if turn.kind == "transfer" and not turn.others:
+        return None
+    family = draw(st.sampled_from(turn.held))
+    unit = _unit_in(draw, family)
+    value = _amount(draw, family, unit, most=world.holdings[(turn.actor, family)])
+    world.holdings[(turn.actor, family)] -= value * FAMILIES[family][unit]
+    if turn.kind == "subtract":
+        return Operation(turn.actor, turn.kind, Quantity(value, unit))
+    target = draw(st.sampled_from(turn.others))
+    key = (target, family)
+    world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
+    world.written.setdefault(key, unit)
+    return Operation(turn.actor, turn.kind, Quantity(value, unit), target)
+
+
+def _scale_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
+    """A ``multiply`` or ``divide`` of a holding by 2 to 4 (a count only when it divides evenly)."""
+    family = draw(st.sampled_from(turn.held))
+    factor = draw(st.integers(2, 4))
+    amount = world.holdings[(turn.actor, family)]
+    if turn.kind == "divide" and family == "count" and amount % factor:
+        return None
+    world.holdings[(turn.actor, family)] = amount * factor if turn.kind == "multiply" else amount / factor
+    return Operation(turn.actor, turn.kind, Quantity(Fraction(factor), world.written[(turn.actor, family)]))
+
+
+def _compare_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
+    """A comparison with another entity's holding, of a family the actor does not hold yet."""
+    refs = [e for e in turn.others if world.families(e)]
+    if not refs:
+        return None
+    ref = draw(st.sampled_from(refs))
+    ref_families = world.families(ref)
+    if turn.kind == "compare_multiplicative" and (len(ref_families) != 1 or world.families(turn.actor)):
+        return None  # 'as many' names no unit: one kind on the reference's side, none on the actor's
+    family = draw(st.sampled_from(ref_families))
+    if (turn.actor, family) in world.holdings:
+        return None
+    if turn.kind == "compare_additive":
+        return _compare_additive_op(draw, world, turn, ref, family)
+    return _compare_multiplicative_op(draw, world, turn, ref, family)
+
+
+def _compare_additive_op(draw: st.DrawFn, world: _World, turn: _Turn, ref: str, family: str) -> Operation:
+    """``more`` or ``fewer`` than ``ref``'s holding of ``family`` (fewer by at most all of it)."""
+    base = world.holdings[(ref, family)]
+    unit = _unit_in(draw, family)
+    more = draw(st.booleans())
+    value = _amount(draw, family, unit, most=None if more else base)
+    delta = value * FAMILIES[family][unit]
+    world.holdings[(turn.actor, family)] = base + delta if more else base - delta
+    world.written[(turn.actor, family)] = world.written[(ref, family)]
+    direction = "more" if more else "fewer"
+    return Operation(turn.actor, turn.kind, Comparison(ref, direction, delta=Quantity(value, unit)))
+
+
+def _compare_multiplicative_op(draw: st.DrawFn, world: _World, turn: _Turn, ref: str, family: str) -> Operation | None:
+    """2 to 4 ``times``, or a ``fraction`` 1/2 to 1/4, of ``ref``'s holding of ``family`` (a count stays whole)."""
+    base = world.holdings[(ref, family)]
+    times = draw(st.booleans())
+    ratio = Fraction(draw(st.integers(2, 4))) if times else Fraction(1, draw(st.integers(2, 4)))
+    if family == "count" and (base * ratio).denominator != 1:
+        return None
+    world.holdings[(turn.actor, family)] = base * ratio
+    world.written[(turn.actor, family)] = world.written[(ref, family)]
+    return Operation(turn.actor, turn.kind, Comparison(ref, "times" if times else "fraction", factor=ratio))
+
+
+def _apply_rate_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
+    """Money per unit of a time, length or mass holding: the money holding is declared."""
+    actor = turn.actor
+    family = draw(st.sampled_from(turn.held))
+    if family in {"money", "count"} or (actor, "money") in world.holdings:
+        return None
+    per = _unit_in(draw, family)
+    money = _unit_in(draw, "money")
+    rate = Fraction(draw(st.integers(1, 9)))
+    world.holdings[(actor, "money")] = (
+        world.holdings[(actor, family)] / FAMILIES[family][per] * rate * (FAMILIES["money"][money])
+    )
+    world.written[(actor, "money")] = money
+    return Operation(actor, turn.kind, Rate(rate, money, per))
+
+
+def _unit_partition_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
+    """A length, time or mass holding cut into whole items; the holding is kept."""
+    actor = turn.actor
+    family = draw(st.sampled_from(turn.held))
+    if family in {"count", "money"} or (actor, "count") in world.holdings:
+        return None
+    unit = _unit_in(draw, family)
+    amount = world.holdings[(actor, family)]
+    chunks = [n for n in range(1, 13) if (amount / (n * FAMILIES[family][unit])).denominator == 1 and amount > 0]
+    if not chunks:
+        return None
+    chunk = Fraction(draw(st.sampled_from(chunks)))
+    world.holdings[(actor, "count")] = amount / (chunk * FAMILIES[family][unit])
+    world.written[(actor, "count")] = "items"
+    world.partitions[actor] = "count"
+    return Operation(actor, turn.kind, PartitionChunk(chunk, unit, "items"))
+
+
+def _fraction_portion_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
+    """The count made by the actor's latest partition loses n/d of itself (a whole portion)."""
+    actor = turn.actor
     made = world.partitions.get(actor)
     if made is None:
         return None
@@ -281,7 +330,22 @@ def _op(draw: st.DrawFn, world: _World, kind: str, entities: Sequence[str]) -> O
         return None
     world.holdings[(actor, made)] = amount - amount * num / den
     referent = draw(st.sampled_from(FRACTION_REFERENTS))
-    return Operation(actor, kind, FractionPortion(Fraction(num), Fraction(den), referent))
+    return Operation(actor, turn.kind, FractionPortion(Fraction(num), Fraction(den), referent))
+
+
+_OP_BUILDERS: Final[dict[str, Callable[[st.DrawFn, _World, _Turn], Operation | None]]] = {
+    "add": _add_op,
+    "subtract": _take_op,
+    "transfer": _take_op,
+    "multiply": _scale_op,
+    "divide": _scale_op,
+    "compare_additive": _compare_op,
+    "compare_multiplicative": _compare_op,
+    "apply_rate": _apply_rate_op,
+    "unit_partition": _unit_partition_op,
+    "fraction_portion": _fraction_portion_op,
+}
+"""The builder of each kind; :func:`_op` falls back to ``fraction_portion``'s, as the kinds are closed (:data:`KINDS`)."""
 
 
 @st.composite
@@ -609,7 +673,8 @@ def equation_records(
         ValueError: no kinds, or ``max_operands`` below 1.
     """
     chosen = tuple(kinds)
-    if not chosen or not all(isinstance(k, str) and k for k in chosen) or max_operands < 1:
+    given: tuple[object, ...] = chosen  # typed str, but an untyped caller may pass anything
+    if not chosen or not all(isinstance(k, str) and k for k in given) or max_operands < 1:
         raise ValueError("equation_records needs at least one kind (non-empty strings) and max_operands >= 1")
     return _equation_record(_UnitPool.of(vocab or default_vocabulary()), chosen, max_operands)
 
