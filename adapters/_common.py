@@ -13,7 +13,7 @@ from adapters.errors import MathGraphError
 from units.errors import UnitRefusal, clip
 from units.exact import format_exact, parse_exact
 from verifier.jsonread import json_object
-from verifier.model import BoundEquation, SourceSpanLink, SymbolBinding
+from verifier.model import BoundEquation, SemanticRole, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
 
 if TYPE_CHECKING:
@@ -124,7 +124,14 @@ def with_roles(equation: BoundEquation, roles: Mapping[str, str]) -> BoundEquati
 
 
 def bound_symbol(
-    source_id: str, introduced_by: str, symbol_id: str, label: str, *, role: str, entity: str | None, unit: str | None
+    source_id: str,
+    introduced_by: str,
+    symbol_id: str,
+    label: str,
+    *,
+    role: SemanticRole,
+    entity: str | None,
+    unit: str | None,
 ) -> SymbolBinding:
     """A symbol an adapter synthesizes: named ``label``, spanning it in the adapter's synthetic source."""
     return SymbolBinding(

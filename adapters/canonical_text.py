@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 if TYPE_CHECKING:
     import sympy
@@ -47,7 +47,7 @@ from verifier import (
 )
 from verifier.errors import BindingGraphError
 from verifier.expr import parse_expression, rational, symbol
-from verifier.model import SEMANTIC_ROLES, parse_state_index
+from verifier.model import SEMANTIC_ROLES, AdmissibilityStatus, QuestionForm, SemanticRole, parse_state_index
 
 MAX_TEXT_BYTES: Final[int] = 1_000_000
 MAX_LINES: Final[int] = 20_000
@@ -203,7 +203,7 @@ class _Lines:
             SymbolBinding(
                 symbol_id=m["id"],
                 name=m["name"],
-                semantic_role=m["role"],
+                semantic_role=cast("SemanticRole", m["role"]),  # SymbolBinding refuses any other text
                 source_span=_span(m),
                 introduced_by=m["by"],
                 entity=_none(m["entity"]),
@@ -236,7 +236,7 @@ class _Lines:
                 symbol_id=m["id"],
                 expected_unit=_none(m["unit"]),
                 state_index=parse_state_index(m["state"], where),
-                question_form=m["form"],
+                question_form=cast("QuestionForm", m["form"]),  # BoundUnknown refuses any other text
                 question_span=_span(m),
             )
         )
@@ -310,7 +310,7 @@ def _equation(m: re.Match[str], deps: tuple[str, ...], by_id: dict[str, SymbolBi
         source_span=_span(m),
         literal_unit=written_lit if written_lit is not None else literal_unit,
         unit_proof=m["proof"],
-        admissibility_status=m["status"],
+        admissibility_status=cast("AdmissibilityStatus", m["status"]),  # likewise
         refusal_reason=_none(m["refusal"]),
         operand_roles=_roles(m["roles"], where) if m["roles"] else None,
         operation=int(m["operation"]) if m["operation"] else None,

@@ -44,7 +44,8 @@ from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, Symbo
 from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
 from verifier.expr import rational, symbol
-from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF
+from verifier.kinds import OperationKind, is_operation_kind
+from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole
 from verifier.targets import QuestionTargetError, question_form
 
 _TEMPERATURE: Final = DimensionVector.from_axes({"temperature": 1})
@@ -223,7 +224,7 @@ class Operation(_JsonValue):
     """One event: ``actor`` does ``kind`` with ``operand`` (and ``target`` for a transfer)."""
 
     actor: str
-    kind: str
+    kind: OperationKind
     operand: Operand
     target: str | None = None
 
@@ -244,7 +245,7 @@ class Operation(_JsonValue):
         """
         op = fields(data, path, {"actor", "kind", "operand"}, {"target"})
         kind = op["kind"]
-        if not isinstance(kind, str) or kind not in _OPERAND_TYPE:
+        if not is_operation_kind(kind) or kind not in _OPERAND_TYPE:
             raise MathGraphError(
                 "malformed_input",
                 f"unknown operation kind {clip(kind)}; expected one of {list(OPERATION_KINDS)}",
@@ -720,7 +721,7 @@ class _Binder:
         except UnitRefusal:
             return False
 
-    def add_symbol(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> str:
+    def add_symbol(self, symbol_id: str, label: str, role: SemanticRole, entity: str | None, unit: str | None) -> str:
         self.symbols.append(
             bound_symbol(SOURCE_ID, INTRODUCED_BY, symbol_id, label, role=role, entity=entity, unit=unit)
         )
@@ -735,7 +736,7 @@ class _Binder:
         self,
         lhs: str,
         rhs: sympy.Expr,
-        kind: str,
+        kind: OperationKind,
         label: str,
         roles: dict[str, str],
         *,
@@ -1102,7 +1103,9 @@ class _Binder:
         remember_verdicts(graph, self.vocab, verdicts)  # verify reuses them: same equations, symbols and vocabulary
         return graph
 
-    def add_symbol_index(self, symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> int:
+    def add_symbol_index(
+        self, symbol_id: str, label: str, role: SemanticRole, entity: str | None, unit: str | None
+    ) -> int:
         self.add_symbol(symbol_id, label, role, entity, unit)
         return len(self.symbols) - 1
 

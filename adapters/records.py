@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 if TYPE_CHECKING:
     import sympy
@@ -40,6 +40,8 @@ from verifier import BindingGraph, BoundEquation, SymbolBinding
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
 from verifier.expr import symbol
+from verifier.model import SemanticRole
+from verifier.values import Policy, is_policy
 
 FORMATS: Final[tuple[str, ...]] = ("math_graph", "relational", "binding_graph", "canonical_text", "equation")
 COUNT_NOUN_MODES: Final[tuple[str, ...]] = ("declared", "auto")
@@ -71,7 +73,7 @@ class BoundRecord:
     case_id: str
     format: str
     graph: BindingGraph
-    policy: str
+    policy: Policy
     vocab: UnitVocabulary
     recorded: Mapping[str, RecordedVerdict]
 
@@ -208,12 +210,13 @@ def bind_record(
         raise MathGraphError(exc.reason, exc.detail, exc.path) from None
     policy = bound.policy
     if isinstance(record, dict) and "policy" in record:
-        policy = record["policy"]
-        if policy not in ("count_exact", "integer"):
+        given = record["policy"]
+        if not is_policy(given):
             raise MathGraphError(
-                "malformed_input", f"policy must be 'count_exact' or 'integer', found {clip(policy)}", "policy"
+                "malformed_input", f"policy must be 'count_exact' or 'integer', found {clip(given)}", "policy"
             )
-    return BoundRecord(case_id, kind, bound.graph, str(policy), bound.vocab, bound.recorded)
+        policy = given
+    return BoundRecord(case_id, kind, bound.graph, policy, bound.vocab, bound.recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +226,7 @@ class _Bound:
     graph: BindingGraph
     vocab: UnitVocabulary
     recorded: Mapping[str, RecordedVerdict] = field(default_factory=dict)
-    policy: str = "count_exact"
+    policy: Policy = "count_exact"
 
 
 def _bind_math_graph(record: object, vocab: UnitVocabulary, count_nouns: str) -> _Bound:
@@ -324,7 +327,7 @@ def bind_equation_record(record: object) -> tuple[BoundEquation, dict[str, Symbo
             symbols[sid] = SymbolBinding(
                 symbol_id=sid,
                 name=sid,
-                semantic_role=str(sym["semantic_role"]),
+                semantic_role=cast("SemanticRole", str(sym["semantic_role"])),  # SymbolBinding refuses any other value
                 source_span=span("record", sid),
                 introduced_by="equation_record",
                 unit=None if unit is None else name(unit, f"symbols[{i}].unit"),

@@ -32,6 +32,8 @@ from units.exact import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding
 from verifier.errors import BindingGraphError
 from verifier.expr import rational, symbol
+from verifier.kinds import OperationKind
+from verifier.model import SemanticRole
 from verifier.targets import QuestionTargetError, infer_question_form, resolve_state_index
 
 SOURCE_ID: Final[str] = "relations"
@@ -395,12 +397,18 @@ _RELATION_BINDERS: Final[dict[str, Callable[[_RelationBinder, _Relation], None]]
 """The handler of each relation kind (:data:`RELATION_KINDS`); :meth:`_RelationBinder.bind` refuses any other."""
 
 
-def _sym(symbol_id: str, label: str, role: str, entity: str | None, unit: str | None) -> SymbolBinding:
+def _sym(symbol_id: str, label: str, role: SemanticRole, entity: str | None, unit: str | None) -> SymbolBinding:
     return bound_symbol(SOURCE_ID, INTRODUCED_BY, symbol_id, label, role=role, entity=entity, unit=unit)
 
 
 def _eq(
-    lhs: str, rhs: sympy.Expr, kind: str, label: str, roles: dict[str, str], *, literal_unit: str | None = None
+    lhs: str,
+    rhs: sympy.Expr,
+    kind: OperationKind,
+    label: str,
+    roles: dict[str, str],
+    *,
+    literal_unit: str | None = None,
 ) -> BoundEquation:
     return bound_equation(SOURCE_ID, lhs, rhs, kind=kind, label=label, roles=roles, literal_unit=literal_unit)
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from adapters.corpus import Record
     from units import UnitVocabulary
+    from verifier.values import Policy
 
 ROW_FIELDS: Final[tuple[str, ...]] = (
     "id",
@@ -231,7 +232,7 @@ def _rebuild(spec: str | None) -> UnitVocabulary:
     return vocab
 
 
-def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str, policy: str | None) -> CaseResult:
+def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str, policy: Policy | None) -> CaseResult:
 
     if isinstance(item, BadRecord):
         return CaseResult(
@@ -267,7 +268,7 @@ def _check_rebuildable(vocab: UnitVocabulary) -> None:
         )
 
 
-def _init_worker(spec: str | None, count_nouns: str, policy: str | None) -> None:
+def _init_worker(spec: str | None, count_nouns: str, policy: Policy | None) -> None:
     _WORKER.update(vocab=_rebuild(spec), count_nouns=count_nouns, policy=policy)
 
 
@@ -276,7 +277,7 @@ def _score_batch(batch: list[Record | BadRecord]) -> list[CaseResult]:
 
 
 def _score_batch_with(
-    batch: list[Record | BadRecord], spec: str | None, count_nouns: str, policy: str | None
+    batch: list[Record | BadRecord], spec: str | None, count_nouns: str, policy: Policy | None
 ) -> list[CaseResult]:
     """A Dask task: builds its vocabulary once per worker process and scores one batch."""
     key = repr((spec, count_nouns, policy))
@@ -297,7 +298,7 @@ def score(
     *,
     vocab: UnitVocabulary | None = None,
     count_nouns: str = "declared",
-    policy: str | None = None,
+    policy: Policy | None = None,
     processes: int = 1,
     scheduler: Client | None = None,
     progress: Callable[[Iterable[CaseResult]], Iterable[CaseResult]] | None = None,

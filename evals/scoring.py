@@ -30,6 +30,7 @@ from units.exact import format_exact
 from verifier import Answer, check_equation, verify
 from verifier.crosscheck import classify
 from verifier.errors import BindingGraphError
+from verifier.values import Policy
 
 if TYPE_CHECKING:
     from adapters.corpus import Gold, Record
@@ -91,7 +92,7 @@ def score_record(
     *,
     vocab: UnitVocabulary | None = None,
     count_nouns: str = "declared",
-    policy: str | None = None,
+    policy: Policy | None = None,
     lane: str | None = None,
     trace: bool = True,
 ) -> CaseResult:
@@ -226,7 +227,7 @@ class _Found(NamedTuple):
 
 
 def _answer(
-    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: str | None, *, keep_trace: bool
+    record: Record, vocab: UnitVocabulary | None, count_nouns: str, policy: Policy | None, *, keep_trace: bool
 ) -> tuple[_Found, UnitVocabulary]:
     """Bind and verify a record: its unknown's answer or refusal, the report's lines, and the record's vocabulary.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from units.reasons import REFUSAL_REASONS, UNIT_REASONS, UnitReason
+from units.reasons import REFUSAL_REASONS, UNIT_REASONS, RefusalReason, UnitReason
 
 
 class RefusalError(ValueError):
@@ -35,7 +35,7 @@ class RefusalError(ValueError):
     reasons_name: ClassVar[str] = "refusal"
     """What :attr:`reasons` are called in the error for a reason outside them."""
 
-    def __init__(self, reason: str, detail: str, subject: object = "", path: str = "") -> None:
+    def __init__(self, reason: RefusalReason, detail: str, subject: object = "", path: str = "") -> None:
         if reason not in type(self).reasons:
             raise ValueError(f"not a {type(self).reasons_name} reason: {reason!r}")
         super().__init__(reason, detail, subject, path)  # keeps args, so it pickles
@@ -63,7 +63,7 @@ class DetailRefusal(RefusalError):
     and the admissibility checks' internal refusal.
     """
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: RefusalReason, detail: str) -> None:
         super().__init__(reason, detail)
         self.args = (reason, detail)
 
@@ -100,7 +100,9 @@ class LazyDetailRefusal(UnitRefusal):
     :class:`UnitRefusal` carrying the computed detail.
     """
 
-    def __init__(self, reason: str, make_detail: Callable[[], str], subject: object = "", path: str = "") -> None:
+    def __init__(
+        self, reason: RefusalReason, make_detail: Callable[[], str], subject: object = "", path: str = ""
+    ) -> None:
         super().__init__(reason, "", subject, path)
         self._make_detail: Callable[[], str] | None = make_detail
 

@@ -8,7 +8,7 @@ that every unit-level reason (:data:`UNIT_REASONS`) is documented here.
 
 from __future__ import annotations
 
-from typing import Final, Literal, get_args
+from typing import Final, Literal, TypeGuard, get_args
 
 UnitReason = Literal[
     "unknown_unit",
@@ -23,7 +23,41 @@ UnitReason = Literal[
 UNIT_REASONS: Final[frozenset[str]] = frozenset(get_args(UnitReason))
 
 
-REASON_STAGES: Final[dict[str, str]] = {
+RefusalReason = Literal[
+    "unit_mismatch",
+    "unknown_unit",
+    "unit_unbound",
+    "unknown_symbol",
+    "unknown_operation",
+    "operand_arity",
+    "rate_form_invalid",
+    "incommensurable_units",
+    "offset_unit_arithmetic",
+    "convention_required",
+    "not_a_math_problem_graph",
+    "unknown_entity_not_in_entities",
+    "apply_rate_unit_mismatch",
+    "unmappable_question_form",
+    "non_exact_division",
+    "division_by_zero",
+    "negative_count",
+    "negative_quantity",
+    "non_integer_count",
+    "underdetermined",
+    "inconsistent",
+    "nonlinear",
+    "refused_dependency",
+    "value_out_of_range",
+    "state_unset",
+    "redeclared_state",
+    "ambiguous_reference",
+    "malformed_input",
+    "unsafe_expression",
+    "input_too_large",
+]
+"""Any reason any stage may refuse with (SPEC §6): the closed vocabulary as a type; :data:`REASON_STAGES` says where each is raised."""
+
+REASON_STAGES: Final[dict[RefusalReason, str]] = {
     # admissibility (upstream ADR-0134)
     "unit_mismatch": "admissibility: operands of different dimensions, or a rate whose form does not fit",
     "unknown_unit": "admissibility/units: a unit surface outside the lexicon (or an undeclared count noun)",
@@ -61,12 +95,20 @@ REASON_STAGES: Final[dict[str, str]] = {
     "input_too_large": "input: numbers, exponents, expressions or graphs over the set bounds",
 }
 
-REFUSAL_REASONS: Final[frozenset[str]] = frozenset(REASON_STAGES) | UNIT_REASONS
+REFUSAL_REASONS: Final[frozenset[str]] = frozenset(get_args(RefusalReason))
 """Every reason any stage may refuse with.  A closed set: see :data:`REASON_STAGES`."""
+
+
+def is_refusal_reason(value: object) -> TypeGuard[RefusalReason]:
+    """Whether ``value`` is a reason of the closed vocabulary (a ``str`` in :data:`REFUSAL_REASONS`)."""
+    return isinstance(value, str) and value in REFUSAL_REASONS
+
 
 __all__ = [
     "REASON_STAGES",
     "REFUSAL_REASONS",
     "UNIT_REASONS",
+    "RefusalReason",
     "UnitReason",
+    "is_refusal_reason",
 ]

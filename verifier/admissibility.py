@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple, cast
 
 if TYPE_CHECKING:
     import sympy
@@ -36,6 +36,7 @@ from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default
 from units.dimension import DIMENSIONLESS
 from units.errors import DetailRefusal, RefusalError, clip
 from units.exact import format_exact
+from units.reasons import RefusalReason, is_refusal_reason
 from units.vocabulary import check_commensurable
 from verifier.errors import BindingGraphError
 from verifier.expr import is_identifier, parse_expression, symbol
@@ -77,7 +78,7 @@ class Refusal:
         ValueError: at construction, for a reason outside the closed vocabulary.
     """
 
-    reason: str
+    reason: RefusalReason
     detail: str
 
     def __post_init__(self) -> None:
@@ -101,7 +102,7 @@ class Refusal:
         """
         obj = json_object(data, path, {"reason", "detail"}, set())
         reason, detail = obj["reason"], obj["detail"]
-        if not isinstance(reason, str) or reason not in REFUSAL_REASONS:
+        if not is_refusal_reason(reason):
             raise BindingGraphError("malformed_input", f"not a refusal reason: {clip(reason)}", f"{path}.reason")
         if not isinstance(detail, str):
             raise BindingGraphError(
@@ -294,7 +295,7 @@ class Verdict:
         refusal: the :class:`Refusal` when refused, else ``None``.
     """
 
-    status: str
+    status: Literal["admitted", "refused"]
     proof: UnitProof | None = None
     refusal: Refusal | None = None
 
@@ -344,7 +345,8 @@ class Verdict:
         proof = None if "proof" not in obj else UnitProof.from_json(obj["proof"], vocab=vocab, path=f"{path}.proof")
         refusal = None if "refusal" not in obj else Refusal.from_json(obj["refusal"], path=f"{path}.refusal")
         try:
-            verdict = cls(json_text(obj["status"], f"{path}.status"), proof=proof, refusal=refusal)
+            status = cast("Literal['admitted', 'refused']", json_text(obj["status"], f"{path}.status"))  # checked next
+            verdict = cls(status, proof=proof, refusal=refusal)
         except ValueError as exc:
             raise BindingGraphError("malformed_input", str(exc), f"{path}.status") from None
         if obj["unit_proof"] != verdict.unit_proof:

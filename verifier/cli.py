@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, TextIO, TypeVar
+from typing import TYPE_CHECKING, Final, TextIO, TypeVar, cast
 
 from verifier.kinds import OPERATION_KINDS
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from evals.scoreboard import Scoreboard
     from verifier.crosscheck import CrosscheckReport
+    from verifier.values import Policy
 
 _T = TypeVar("_T")
 
@@ -404,7 +405,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             if isinstance(record, UnitRefusal):
                 raise record
             bound = bind_record(record, args.format, vocab, count_nouns=args.count_nouns)  # type: ignore[arg-type]
-            report = verify(bound.graph, bound.vocab, args.policy or bound.policy)
+            report = verify(bound.graph, bound.vocab, cast("Policy | None", args.policy) or bound.policy)  # choices=
         except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
             refused = True
             if args.json:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from units.errors import RefusalError
+from units.reasons import RefusalReason
 
 
 class TypedRefusalError(RefusalError):
@@ -19,7 +20,7 @@ class TypedRefusalError(RefusalError):
         ValueError: at construction, for a reason outside the closed vocabulary.
     """
 
-    def __init__(self, reason: str, detail: str, path: str = "") -> None:
+    def __init__(self, reason: RefusalReason, detail: str, path: str = "") -> None:
         super().__init__(reason, detail, "", path)
         self.args = (reason, detail, path)
 

@@ -40,6 +40,7 @@ else:
     from verifier.lazy import sympy
 
 from units import UnitRef
+from units.reasons import RefusalReason
 from verifier.admissibility import Refusal
 from verifier.model import BindingGraph, BoundEquation, OperationIndex, StateIndex, SymbolBinding
 
@@ -180,7 +181,7 @@ class _Replay:
             self.sizes[holding] = self.sizes.get(holding, 0) + 1
         self.written: dict[Holding, int] = {}
 
-    def refuse(self, position: int, equation: BoundEquation, reason: str, detail: str) -> None:
+    def refuse(self, position: int, equation: BoundEquation, reason: RefusalReason, detail: str) -> None:
         self.h.problems.append(HoldingProblem(position, equation.lhs_symbol_id, Refusal(reason, detail)))
 
     def run(self, equations: tuple[BoundEquation, ...]) -> None:

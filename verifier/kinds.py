@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, TypeGuard, get_args
 
-OPERATION_KINDS: Final[tuple[str, ...]] = (
+OperationKind = Literal[
     "add",
     "subtract",
     "transfer",
@@ -15,7 +15,16 @@ OPERATION_KINDS: Final[tuple[str, ...]] = (
     "compare_multiplicative",
     "unit_partition",
     "fraction_portion",
-)
-"""The ten operation kinds (ADR-0115, SPEC §4)."""
+]
+"""An operation kind, as a type (ADR-0115, SPEC §4)."""
 
-__all__ = ["OPERATION_KINDS"]
+OPERATION_KINDS: Final[tuple[OperationKind, ...]] = get_args(OperationKind)
+"""The ten operation kinds (ADR-0115, SPEC §4), in the order the SPEC lists them."""
+
+
+def is_operation_kind(value: object) -> TypeGuard[OperationKind]:
+    """Whether ``value`` is one of the ten operation kinds."""
+    return isinstance(value, str) and value in OPERATION_KINDS
+
+
+__all__ = ["OPERATION_KINDS", "OperationKind", "is_operation_kind"]

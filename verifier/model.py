@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final, Literal, TypeVar
+from typing import TYPE_CHECKING, Final, Literal, TypeVar, get_args
 
 if TYPE_CHECKING:
     import sympy
@@ -28,6 +28,7 @@ else:
 
 from units.errors import UnitRefusal, clip
 from units.exact import parse_exact
+from units.reasons import RefusalReason
 from verifier.errors import BindingGraphError
 from verifier.expr import check_expression, free_names, is_identifier, parse_expression, print_expression
 from verifier.jsonread import json_object
@@ -35,13 +36,19 @@ from verifier.kinds import OPERATION_KINDS
 
 _T = TypeVar("_T")
 
-SEMANTIC_ROLES: Final[frozenset[str]] = frozenset(
-    {"entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"}
-)
-"""Closed semantic-role vocabulary (ADR-0132).  A ``ratio`` symbol with no unit is a dimensionless number."""
+SemanticRole = Literal["entity", "quantity", "rate", "duration", "count", "total", "difference", "ratio", "unknown"]
+"""A symbol's semantic role (ADR-0132).  A ``ratio`` symbol with no unit is a dimensionless number."""
+SEMANTIC_ROLES: Final[frozenset[SemanticRole]] = frozenset(get_args(SemanticRole))
+"""Closed semantic-role vocabulary (ADR-0132): the members of :data:`SemanticRole`."""
 
-ADMISSIBILITY_STATUSES: Final[frozenset[str]] = frozenset({"admitted", "pending", "refused"})
-QUESTION_FORMS: Final[frozenset[str]] = frozenset({"count", "rate", "total", "difference", "ratio", "identity"})
+AdmissibilityStatus = Literal["admitted", "pending", "refused"]
+"""An equation's admissibility stamp (``pending`` until checked)."""
+ADMISSIBILITY_STATUSES: Final[frozenset[AdmissibilityStatus]] = frozenset(get_args(AdmissibilityStatus))
+
+QuestionForm = Literal["count", "rate", "total", "difference", "ratio", "identity"]
+"""An unknown's question form (ADR-0135)."""
+QUESTION_FORMS: Final[frozenset[QuestionForm]] = frozenset(get_args(QuestionForm))
+
 STATE_INDEX_LABELS: Final[frozenset[str]] = frozenset({"initial", "terminal"})
 _PAIR: Final[int] = 2  # an operand role is a (symbol_id, role) pair
 _ON_PATH: Final[int] = 1  # the cycle search's node marks: on the current path ...
@@ -71,7 +78,7 @@ _PREDICATE: Final = re.compile(
 )
 
 
-def _fail(detail: str, path: str, reason: str = "malformed_input") -> BindingGraphError:
+def _fail(detail: str, path: str, reason: RefusalReason = "malformed_input") -> BindingGraphError:
     return BindingGraphError(reason, detail, path)
 
 
@@ -117,7 +124,7 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
         return
     if not isinstance(value, str) or not value:
         raise _fail(f"expected a non-empty string, found {clip(value)}", path)
-    problem = (
+    problem: tuple[RefusalReason, str] | None = (
         _text_problem(value)
         if len(value) <= MAX_TEXT_CHARS
         else ("input_too_large", f"longer than {MAX_TEXT_CHARS} characters")
@@ -132,7 +139,7 @@ def _magnitude(text: str) -> Fraction:
     return parse_exact(text)
 
 
-def _text_problem(value: str) -> tuple[str, str] | None:
+def _text_problem(value: str) -> tuple[RefusalReason, str] | None:
     """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (texts that pass are remembered)."""
     if _CONTROL.search(value) or value != value.strip():
         return ("malformed_input", f"must be one trimmed line of text: {clip(value)}")
@@ -226,7 +233,7 @@ class SymbolBinding:
 
     symbol_id: str
     name: str
-    semantic_role: str
+    semantic_role: SemanticRole
     source_span: SourceSpanLink
     introduced_by: str
     entity: str | None = None
@@ -401,11 +408,11 @@ class BoundEquation:
     rhs: sympy.Expr
     rhs_canonical: str
     dependencies: frozenset[str]
-    operation_kind: str
+    operation_kind: str  # any identifier: admissibility refuses a kind outside OPERATION_KINDS (unknown_operation)
     source_span: SourceSpanLink
     literal_unit: str | None = None
     unit_proof: str = UNVERIFIED_PROOF
-    admissibility_status: str = "pending"
+    admissibility_status: AdmissibilityStatus = "pending"
     refusal_reason: str | None = None
     operand_roles: tuple[tuple[str, str], ...] = ()
     operation: int | None = None
@@ -420,7 +427,7 @@ class BoundEquation:
         source_span: SourceSpanLink,
         literal_unit: str | None = None,
         unit_proof: str = UNVERIFIED_PROOF,
-        admissibility_status: str = "pending",
+        admissibility_status: AdmissibilityStatus = "pending",
         refusal_reason: str | None = None,
         operand_roles: Mapping[str, str] | None = None,
         operation: int | None = None,
@@ -511,7 +518,7 @@ class BoundEquation:
                     f"{where}.operand_roles",
                 )
 
-    def stamped(self, status: str, unit_proof: str, refusal_reason: str | None) -> BoundEquation:
+    def stamped(self, status: AdmissibilityStatus, unit_proof: str, refusal_reason: str | None) -> BoundEquation:
         """This equation with its admissibility stamp replaced (``admitted``/``pending``/``refused``).
 
         Only the three stamp fields are checked (by the rules of the class docstring);
@@ -658,7 +665,7 @@ class BoundUnknown:
     symbol_id: str
     question_span: SourceSpanLink
     state_index: StateIndex
-    question_form: str
+    question_form: QuestionForm
     expected_unit: str | None = None
 
     def __post_init__(self) -> None:
@@ -1023,12 +1030,15 @@ __all__ = [
     "SEMANTIC_ROLES",
     "STATE_INDEX_LABELS",
     "UNVERIFIED_PROOF",
+    "AdmissibilityStatus",
     "BindingGraph",
     "BoundConstraint",
     "BoundEquation",
     "BoundFact",
     "BoundUnknown",
     "OperationIndex",
+    "QuestionForm",
+    "SemanticRole",
     "SourceSpanLink",
     "SymbolBinding",
     "find_cycle",

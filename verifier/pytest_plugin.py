@@ -44,7 +44,7 @@ import glob
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 import pytest
 
@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from adapters.corpus import BadRecord, Record
     from evals.scoring import CaseResult
     from units import UnitVocabulary
-    from verifier.values import GraphReport
+    from verifier.values import GraphReport, Policy
 
 COUNT_NOUN_CHOICES: Final[tuple[str, ...]] = ("declared", "auto")
 POLICY_CHOICES: Final[tuple[str, ...]] = ("count_exact", "integer")
@@ -230,7 +230,7 @@ class LaneItem(pytest.Item):
             record,
             vocab=_vocabulary(),
             count_nouns=config.stash[_SETTINGS]["count_nouns"],
-            policy=config.stash[_SETTINGS]["policy"] or None,
+            policy=cast("Policy | None", config.stash[_SETTINGS]["policy"] or None),  # checked in pytest_configure
             lane=lane,
         )
         counts[result.outcome] += 1

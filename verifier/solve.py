@@ -31,6 +31,7 @@ else:
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import DimensionVector
 from units.exact import format_exact
+from units.reasons import RefusalReason
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal, UnitProof, Verdict
 from verifier.expr import EvaluationError, evaluate
@@ -586,7 +587,7 @@ def _count_problem(name: str, value: Fraction, ref: UnitRef, kind: str | None) -
     if in_root < 0:
         return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
     if in_root.denominator != 1 and not ref.divisible:
-        reason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
+        reason: RefusalReason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
         return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
     return None
 

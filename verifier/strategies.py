@@ -53,6 +53,7 @@ from adapters.math_graph import (
     bind_math_problem_graph,
 )
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
+from verifier.kinds import OperationKind
 from verifier.model import OPERATION_KINDS, BindingGraph
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ FAMILIES: Final[dict[str, dict[str, Fraction]]] = {
 }
 """The units :func:`math_problem_cases` writes, by family, with their sizes (the oracle's only unit facts)."""
 
-KINDS: Final[tuple[str, ...]] = (
+KINDS: Final[tuple[OperationKind, ...]] = (
     "add",
     "subtract",
     "transfer",
@@ -183,7 +184,7 @@ def _amount(draw: st.DrawFn, family: str, unit: str, *, most: Fraction | None = 
 class _Turn:
     """One operation being drawn: its kind, its actor, the families the actor holds, and the other entities."""
 
-    kind: str
+    kind: OperationKind
     actor: str
     held: list[str]
     others: list[str]
@@ -193,7 +194,7 @@ _COMPARISON_KINDS: Final[frozenset[str]] = frozenset({"compare_additive", "compa
 """Kinds whose actor may hold nothing yet (it is compared with another entity's holding)."""
 
 
-def _op(draw: st.DrawFn, world: _World, kind: str, entities: Sequence[str]) -> Operation | None:
+def _op(draw: st.DrawFn, world: _World, kind: OperationKind, entities: Sequence[str]) -> Operation | None:
     """One operation of ``kind`` that is sound in ``world`` (and applied to it), or ``None`` when none is."""
     actor = draw(st.sampled_from(list(entities)))
     turn = _Turn(kind, actor, world.families(actor), [e for e in entities if e != actor])
@@ -349,7 +350,7 @@ _OP_BUILDERS: Final[dict[str, Callable[[st.DrawFn, _World, _Turn], Operation | N
 
 
 @st.composite
-def _cases(draw: st.DrawFn, kinds: tuple[str, ...], max_operations: int) -> tuple[MathProblemGraph, Fraction]:
+def _cases(draw: st.DrawFn, kinds: tuple[OperationKind, ...], max_operations: int) -> tuple[MathProblemGraph, Fraction]:
     entities = tuple(NAMES[: draw(st.integers(1, len(NAMES)))])
     world = _World()
     initial: list[InitialPossession] = []
@@ -400,7 +401,7 @@ def _askable(operations: Sequence[Operation], entity: str | None, family: str) -
 
 
 def math_problem_cases(
-    kinds: Iterable[str] = KINDS, max_operations: int = 5
+    kinds: Iterable[OperationKind] = KINDS, max_operations: int = 5
 ) -> SearchStrategy[tuple[MathProblemGraph, Fraction]]:
     """``(graph, expected_answer)``: a sound graph and the exact answer to its unknown, in the unknown's unit.
 
@@ -427,7 +428,9 @@ def math_problem_cases(
     return _cases(chosen, max_operations)
 
 
-def math_problem_graphs(kinds: Iterable[str] = KINDS, max_operations: int = 5) -> SearchStrategy[MathProblemGraph]:
+def math_problem_graphs(
+    kinds: Iterable[OperationKind] = KINDS, max_operations: int = 5
+) -> SearchStrategy[MathProblemGraph]:
     """Valid, sound :class:`adapters.MathProblemGraph` values that bind (see :func:`math_problem_cases`)."""
     return math_problem_cases(kinds, max_operations).map(lambda case: case[0])
 
@@ -497,7 +500,7 @@ def schema_valid_graphs(
     return _schema_valid(tuple(units), tuple(names), max_operations)
 
 
-def binding_graphs(kinds: Iterable[str] = KINDS, max_operations: int = 5) -> SearchStrategy[BindingGraph]:
+def binding_graphs(kinds: Iterable[OperationKind] = KINDS, max_operations: int = 5) -> SearchStrategy[BindingGraph]:
     """:class:`verifier.BindingGraph` values: sound math problem graphs, bound."""
     return math_problem_graphs(kinds, max_operations).map(bind_math_problem_graph)
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from units import UnitRefusal, UnitVocabulary
 from units.errors import DetailRefusal
-from verifier.model import BindingGraph, BoundEquation, BoundUnknown, StateIndex, SymbolBinding
+from verifier.model import BindingGraph, BoundEquation, BoundUnknown, QuestionForm, StateIndex, SymbolBinding
 
 _COUNT_KINDS = frozenset({"add", "subtract", "transfer", "multiply", "divide", "unit_partition", "fraction_portion"})
 
@@ -38,7 +38,7 @@ class QuestionTarget:
     entity: str | None
     unit: str | None
     state_index: StateIndex
-    question_form: str
+    question_form: QuestionForm
 
 
 class QuestionTargetError(DetailRefusal):
@@ -71,7 +71,7 @@ def _kind(vocab: UnitVocabulary, unit: str | None) -> object:
         return ("<unresolved>", unit)
 
 
-def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabulary) -> str:
+def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabulary) -> QuestionForm:
     """The ADR-0135 question form of ``unknown`` (see the module docstring for the precedence).
 
     Raises:
@@ -86,7 +86,7 @@ def question_form(
     equations: Sequence[BoundEquation],
     unknown: BoundUnknown,
     vocab: UnitVocabulary,
-) -> str:
+) -> QuestionForm:
     """:func:`infer_question_form` over a graph's parts (for an adapter that has not built the graph yet).
 
     Raises:
@@ -121,7 +121,7 @@ def _rate_form(
     touching: Sequence[BoundEquation],
     asked_unit: str | None,
     vocab: UnitVocabulary,
-) -> str:
+) -> QuestionForm:
     """``total`` when the asked unit is a rate's numerator, ``rate`` when its denominator (ADR-0135).
 
     Raises:

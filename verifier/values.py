@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal, TypeGuard, get_args
 
 if TYPE_CHECKING:
     import sympy
@@ -50,9 +50,17 @@ from verifier.solve import MAX_VALUE_BITS, Problem, Solution, StepRecord, solve 
 TRACE_ACTIONS: Final[tuple[str, ...]] = ("fact", "equation", "solve", "answer", "refuse")
 """The actions a :class:`TraceStep` records, in the order a trace meets them."""
 
-POLICIES: Final[frozenset[str]] = frozenset({"count_exact", "integer"})
+Policy = Literal["count_exact", "integer"]
+"""A division policy (see :data:`POLICIES`)."""
+
+POLICIES: Final[frozenset[Policy]] = frozenset(get_args(Policy))
 """``count_exact``: counts are whole and divisions into counts exact.  ``integer``: also every
 solved value whole, with whole non-zero divisors (the upstream relational oracle's rule)."""
+
+
+def is_policy(value: object) -> TypeGuard[Policy]:
+    """Whether ``value`` is a division policy of :data:`POLICIES`."""
+    return isinstance(value, str) and value in POLICIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,7 +305,7 @@ class GraphReport:
     refusals: Mapping[str, Refusal]
     answers: Mapping[str, Answer | Refusal]
     trace: tuple[TraceStep, ...] = field(repr=False)
-    policy: str = "count_exact"
+    policy: Policy = "count_exact"
     labels: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def replay(self) -> dict[str, sympy.Rational]:
@@ -416,7 +424,7 @@ def _answer_from_json(data: object, path: str) -> Answer | Refusal:
     return Refusal.from_json(obj["refusal"], path=f"{path}.refusal")
 
 
-def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: str = "count_exact") -> GraphReport:
+def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Policy = "count_exact") -> GraphReport:
     """Verify a binding graph: admissibility, exact values and answers, with a trace.
 
     Args:
@@ -580,4 +588,17 @@ def _unit_text(ref: UnitRef | None) -> str | None:
     return ref.surface if ref is not None else None
 
 
-__all__ = ["Answer", "GraphReport", "OperationIndex", "ReplayError", "TraceStep", "Value", "replay", "verify"]
+__all__ = [
+    "POLICIES",
+    "TRACE_ACTIONS",
+    "Answer",
+    "GraphReport",
+    "OperationIndex",
+    "Policy",
+    "ReplayError",
+    "TraceStep",
+    "Value",
+    "is_policy",
+    "replay",
+    "verify",
+]

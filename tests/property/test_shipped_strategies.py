@@ -13,6 +13,7 @@ from adapters import MathProblemGraph, Quantity, bind_math_problem_graph, bind_r
 from adapters.records import bind_equation_record
 from units import UnitRefusal, default_vocabulary
 from verifier import Answer, BindingGraph, check_equation, verify
+from verifier.kinds import OperationKind
 from verifier.reasons import REFUSAL_REASONS
 from verifier.strategies import (
     KINDS,
@@ -37,7 +38,7 @@ def test_every_case_answer_is_certified_equal(case: tuple[MathProblemGraph, Frac
 
 @pytest.mark.parametrize("kind", KINDS)
 @given(data=st.data())
-def test_each_kind_alone_gives_certified_cases(kind: str, data: st.DataObject) -> None:
+def test_each_kind_alone_gives_certified_cases(kind: OperationKind, data: st.DataObject) -> None:
     """Cases drawn from one kind (plus the adds that seed holdings) are certified too."""
     graph, expected = data.draw(math_problem_cases(kinds=(kind, "add"), max_operations=4))
     assert_answer(graph, expected)
@@ -101,7 +102,7 @@ def test_relations_bind_and_answer(record: dict[str, object]) -> None:
 def test_bad_arguments_are_refused() -> None:
     """An unknown kind or a negative max_operations is a ValueError naming it."""
     with pytest.raises(ValueError, match="unknown"):
-        math_problem_cases(kinds=("fly",))
+        math_problem_cases(kinds=("fly",))  # type: ignore[arg-type]  # the runtime check is what is tested
     with pytest.raises(ValueError, match="max_operations"):
         math_problem_cases(max_operations=-1)
 

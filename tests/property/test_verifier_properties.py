@@ -38,7 +38,7 @@ from verifier import (
 )
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.expr import symbol
-from verifier.model import ADMISSIBILITY_STATUSES, OPERATION_KINDS, QUESTION_FORMS, SEMANTIC_ROLES
+from verifier.model import ADMISSIBILITY_STATUSES, OPERATION_KINDS, QUESTION_FORMS, SEMANTIC_ROLES, SemanticRole
 
 SPAN = SourceSpanLink(source_id="t", start=0, end=1)
 SURFACES: tuple[str, ...] = default_vocabulary().surfaces()
@@ -100,7 +100,7 @@ def _clear_cache() -> None:
         clear()
 
 
-def _binding(symbol_id: str, unit: str | None, role: str = "quantity") -> SymbolBinding:
+def _binding(symbol_id: str, unit: str | None, role: SemanticRole = "quantity") -> SymbolBinding:
     return SymbolBinding(
         symbol_id=symbol_id,
         name=symbol_id,
@@ -196,7 +196,7 @@ def test_verdict_independent_of_symbol_order(
     st.randoms(use_true_random=False),
 )
 def test_verdict_independent_of_dependency_order(
-    kind: str, specs: list[tuple[str, str, str]], rng: random.Random
+    kind: str, specs: list[tuple[str, str, SemanticRole]], rng: random.Random
 ) -> None:
     """Building the rhs from the dependencies in any order gives the same equation and verdict."""
     symbols = [_binding(*spec) for spec in specs]

@@ -31,6 +31,7 @@ from adapters import (
 from adapters.math_graph import Operand
 from units import UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, verify
+from verifier.kinds import OperationKind
 
 NOUNS = {"apples": "apple", "pears": "pear", "sections": "section"}
 
@@ -271,7 +272,7 @@ def test_schema_refuses_malformed_graphs(data: dict[str, object], field: str) ->
 
 def test_operand_type_is_fixed_by_kind_on_construction() -> None:
     """Building the dataclasses directly, an operand of the wrong type for its kind is refused."""
-    wrong: list[tuple[str, Operand]] = [
+    wrong: list[tuple[OperationKind, Operand]] = [
         ("add", Rate(Fraction(1), "dollars", "hours")),
         ("multiply", Comparison("Kim", "times", factor=Fraction(2))),
         ("apply_rate", Quantity(Fraction(1), "apples")),

@@ -15,6 +15,7 @@ import sympy
 from adapters import AdapterError, MathGraphError, bind_relations
 from units import UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, Refusal, verify
+from verifier.values import Policy
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +24,7 @@ def nouns() -> UnitVocabulary:
     return default_vocabulary().with_count_nouns({"stickers": "sticker"})
 
 
-def answer_of(bound: BindingGraph, vocab: UnitVocabulary, policy: str = "integer") -> Answer | Refusal:
+def answer_of(bound: BindingGraph, vocab: UnitVocabulary, policy: Policy = "integer") -> Answer | Refusal:
     """The graph's single answer under the policy (the relational oracle's integer policy by default)."""
     (result,) = verify(bound, vocab, policy).answers.values()
     return result

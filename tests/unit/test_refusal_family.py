@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pickle
 from fractions import Fraction
+from typing import get_args
 
 import pytest
 import sympy
@@ -19,6 +20,7 @@ from adapters import AdapterError, MathGraphError, graph_from_dict, parse_canoni
 from adapters.corpus import BadRecord, RecordsError
 from units import RefusalError, UnitRefusal, default_vocabulary
 from units.errors import LazyDetailRefusal, LexiconError
+from units.reasons import REASON_STAGES, RefusalReason, is_refusal_reason
 from verifier import BindingGraphError, Refusal, SourceSpanLink
 from verifier.expr import EvaluationError, evaluate
 from verifier.reasons import REFUSAL_REASONS
@@ -92,11 +94,11 @@ def test_from_error_gives_the_message_without_its_reason() -> None:
 def test_a_reason_outside_the_vocabulary_is_refused_at_construction() -> None:
     """An error built with a reason outside the closed vocabulary (or of another stage) is a ValueError."""
     with pytest.raises(ValueError, match="not a refusal reason"):
-        BindingGraphError("because", "x")
+        BindingGraphError("because", "x")  # type: ignore[arg-type]  # the runtime check is what is tested
     with pytest.raises(ValueError, match="not a unit refusal reason"):
         UnitRefusal("division_by_zero", "x")  # a reason, but not a unit one
     with pytest.raises(ValueError, match="not a refusal reason"):
-        RefusalError("because", "x")
+        RefusalError("because", "x")  # type: ignore[arg-type]  # the runtime check is what is tested
 
 
 def test_the_special_unit_errors_pickle_too() -> None:
@@ -135,3 +137,12 @@ def test_every_adapter_raises_one_error_class_under_two_names() -> None:
     exc = _raised(lambda: parse_canonical_text("Q nonsense"))
     assert isinstance(exc, AdapterError)
     assert isinstance(_raised(CASES["adapter"]), AdapterError)
+
+
+def test_every_reason_of_the_type_says_where_it_is_raised() -> None:
+    """The Literal type and the stage table name the same closed set of reasons, each once."""
+    assert set(REASON_STAGES) == set(get_args(RefusalReason)) == REFUSAL_REASONS
+    assert len(get_args(RefusalReason)) == len(REFUSAL_REASONS)
+    assert is_refusal_reason("unit_mismatch")
+    assert not is_refusal_reason("because")
+    assert not is_refusal_reason(3)

@@ -780,7 +780,7 @@ def test_factor_refusal_names_the_argument(vocab: UnitVocabulary) -> None:
 def test_unit_refusal_rejects_unknown_reason() -> None:
     """A UnitRefusal can only carry a reason from the closed unit vocabulary."""
     with pytest.raises(ValueError, match="not a unit refusal reason"):
-        UnitRefusal("because", "detail")
+        UnitRefusal("because", "detail")  # type: ignore[arg-type]  # the runtime check is what is tested
     assert {
         "unknown_unit",
         "incommensurable_units",

@@ -8,7 +8,7 @@ concrete units, exact conversion factors and the declarations they rely on.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import pytest
 import sympy
@@ -30,7 +30,7 @@ from verifier import (
     verify,
 )
 from verifier.expr import parse_expression
-from verifier.model import OPERATION_KINDS
+from verifier.model import OPERATION_KINDS, SemanticRole
 from verifier.reasons import REASON_STAGES
 
 SPAN = SourceSpanLink(source_id="t", start=0, end=1)
@@ -53,7 +53,7 @@ def vocab_named(name: str | None) -> UnitVocabulary:
     return _VOCABS[name]
 
 
-def binding(symbol_id: str, unit: str | None = None, role: str = "quantity") -> SymbolBinding:
+def binding(symbol_id: str, unit: str | None = None, role: SemanticRole = "quantity") -> SymbolBinding:
     """A symbol with a unit surface and role."""
     return SymbolBinding(
         symbol_id=symbol_id,
@@ -70,7 +70,8 @@ def bindings(text: str) -> list[SymbolBinding]:
     out = []
     for token in text.split():
         symbol_id, unit, *role = token.split(":")
-        out.append(binding(symbol_id, None if unit == "-" else unit, *role))
+        roles = [cast("SemanticRole", r) for r in role]  # the model checks it
+        out.append(binding(symbol_id, None if unit == "-" else unit, *roles))
     return out
 
 
@@ -812,13 +813,13 @@ def test_verdict_json() -> None:
 def test_verdict_invariants(status: str, proof: UnitProof | None, refusal: Refusal | None) -> None:
     """A Verdict holds a proof iff admitted and a refusal iff refused."""
     with pytest.raises(ValueError, match=r"verdict|status"):
-        Verdict(status, proof=proof, refusal=refusal)
+        Verdict(status, proof=proof, refusal=refusal)  # type: ignore[arg-type]  # bad statuses are the point
 
 
 def test_refusal_reason_closed() -> None:
     """Refusal only takes reasons of the closed vocabulary."""
     with pytest.raises(ValueError, match="not a refusal reason"):
-        Refusal("made_up", "x")
+        Refusal("made_up", "x")  # type: ignore[arg-type]  # the runtime check is what is tested
     assert str(Refusal("unit_mismatch", "a is length")) == "unit_mismatch: a is length"
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import sympy
@@ -35,6 +35,9 @@ from verifier.model import (
     QUESTION_FORMS,
     SEMANTIC_ROLES,
     UNVERIFIED_PROOF,
+    AdmissibilityStatus,
+    QuestionForm,
+    SemanticRole,
     StateIndex,
     parse_state_index,
 )
@@ -863,7 +866,7 @@ def _rebuild_upstream(canonical: str) -> tuple[BindingGraph, list[str]]:
                 SymbolBinding(
                     symbol_id=m[1],
                     name=m[2],
-                    semantic_role=m[3],
+                    semantic_role=cast("SemanticRole", m[3]),  # the model checks it
                     entity=_none(m[4]),
                     unit=_none(m[5]),
                     source_span=SourceSpanLink(source_id=m[6], start=int(m[7]), end=int(m[8])),
@@ -890,7 +893,7 @@ def _rebuild_upstream(canonical: str) -> tuple[BindingGraph, list[str]]:
                     rhs=rhs,
                     operation_kind=m[3],
                     unit_proof=m[5],
-                    admissibility_status=m[6],
+                    admissibility_status=cast("AdmissibilityStatus", m[6]),  # the model checks it
                     refusal_reason=_none(m[7]),
                     source_span=SourceSpanLink(source_id=m[8], start=int(m[9]), end=int(m[10])),
                 )
@@ -902,7 +905,7 @@ def _rebuild_upstream(canonical: str) -> tuple[BindingGraph, list[str]]:
                     symbol_id=m[1],
                     expected_unit=_none(m[2]),
                     state_index=parse_state_index(m[3]),
-                    question_form=m[4],
+                    question_form=cast("QuestionForm", m[4]),  # the model checks it
                     question_span=SourceSpanLink(source_id=m[5], start=int(m[6]), end=int(m[7])),
                 )
             )

@@ -7,6 +7,7 @@ import pytest
 from adapters import bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text, read_json
 from units import UnitRefusal, default_vocabulary
 from verifier import BindingGraph, Refusal, verify
+from verifier.values import Policy
 
 
 def _span(text: str) -> dict[str, object]:
@@ -25,7 +26,7 @@ def _symbol(symbol_id: str, role: str, entity: str | None, unit: str | None) -> 
     }
 
 
-def _answers(graph: BindingGraph, policy: str = "count_exact") -> list[object]:
+def _answers(graph: BindingGraph, policy: Policy = "count_exact") -> list[object]:
     return list(verify(graph, policy=policy).answers.values())
 
 

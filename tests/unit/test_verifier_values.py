@@ -29,8 +29,9 @@ from verifier import (
     SymbolBinding,
     verify,
 )
+from verifier.model import QuestionForm, SemanticRole
 from verifier.solve import MAX_VALUE_BITS
-from verifier.values import ReplayError
+from verifier.values import Policy, ReplayError
 
 NOUNS = {"apples": "apple", "marbles": "marble", "pears": "pear", "sections": "section"}
 
@@ -70,7 +71,7 @@ def op(actor: str, kind: str, operand: dict[str, object], target: str | None = N
 
 
 def run(
-    data: dict[str, object], vocab: UnitVocabulary, policy: str = "count_exact"
+    data: dict[str, object], vocab: UnitVocabulary, policy: Policy = "count_exact"
 ) -> tuple[BindingGraph, GraphReport]:
     """Bind a JSON math problem graph and verify it."""
     bound = bind_math_problem_graph(graph_from_dict(data), vocab)
@@ -776,7 +777,7 @@ def test_apply_rate_unit_mismatch_in_binding(vocab: UnitVocabulary) -> None:
 
 
 @pytest.mark.parametrize("recorded", ["ratio", "difference", "identity", "total", "rate"])
-def test_recorded_form_disagreeing_with_the_graph(nouns: UnitVocabulary, recorded: str) -> None:
+def test_recorded_form_disagreeing_with_the_graph(nouns: UnitVocabulary, recorded: QuestionForm) -> None:
     """An unknown whose recorded question form is not the one the graph implies refuses (unmappable_question_form)."""
     bound, _ = run(
         graph([("Sam", 5, "apples")], [op("Sam", "add", qty(3, "apples"))], ("Sam", "apples")),
@@ -1207,7 +1208,7 @@ def test_report_to_json_is_plain_json(nouns: UnitVocabulary) -> None:
 def _upstream_style(kind: str, rhs: sympy.Expr, unit: str, start: int, literal_unit: str) -> BindingGraph:
     """Sam's one operation, built by hand the upstream way: the result symbol carries no unit."""
 
-    def sym(sid: str, role: str, unit_: str | None) -> SymbolBinding:
+    def sym(sid: str, role: SemanticRole, unit_: str | None) -> SymbolBinding:
         return SymbolBinding(
             symbol_id=sid,
             name=sid,
