@@ -34,9 +34,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, cast
 
-from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict, read_json
+from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from adapters.canonical_text import parse_canonical_text
-from adapters.records import equation_from_record, is_lane_case, lane_case_input, vocabulary_for
+from adapters.crosscheck_corpus import CorpusLine, corpus_lines, is_canonical_text, read_corpus_file
+from adapters.records import equation_from_record, vocabulary_for
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import DimensionVector
 from units.errors import clip
@@ -956,6 +957,8 @@ def crosscheck_file(
 ) -> CrosscheckReport:
     """Cross-check a whole corpus file in either upstream layout (or a canonical text file).
 
+    The file is read and its layout told by :mod:`adapters.crosscheck_corpus`.
+
     Layouts:
         * adapter corpus (``graph`` plus ``hand_rolled_canonical`` or ``hand_rolled_error``
           per line): our binding of ``graph`` against their canonical text;
@@ -974,8 +977,8 @@ def crosscheck_file(
         adapters.MathGraphError: a file or record that cannot be read (naming the line).
     """
     voc = vocab if vocab is not None else default_vocabulary()
-    file, text = _read_corpus(path)
-    if text.lstrip().startswith("S "):
+    file, text = read_corpus_file(path)
+    if is_canonical_text(text):
         if against is not None:
             raise MathGraphError(
                 "malformed_input", "against= judges equation-verdict records only, not canonical text", str(file)
@@ -983,64 +986,22 @@ def crosscheck_file(
         return crosscheck(text, vocab=voc, case_id=file.stem)
     pairs: list[CrosscheckPair] = []
     live = as_reference(against) if against is not None else None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        record = _corpus_record(line, f"{file}:{number}")
-        case_id = str(record.get("id", number))
+    for line in corpus_lines(file, text):
+        case_id = str(line.record.get("id", line.number))
         try:
-            pairs += _record_pairs(record, case_id, voc, live)
+            pairs += _record_pairs(line, case_id, voc, live)
         except MathGraphError as exc:
-            raise MathGraphError(exc.reason, exc.detail, f"{file}:{number}: {exc.path}") from None
+            raise MathGraphError(exc.reason, exc.detail, f"{line.where}: {exc.path}") from None
     return CrosscheckReport.from_pairs(pairs)
 
 
-def _read_corpus(path: object) -> tuple[Path, str]:
-    """The corpus file and its text.
-
-    Raises:
-        adapters.MathGraphError: ``malformed_input`` for a path that is not a non-empty
-            ``str`` or ``Path``, not a regular file, or not readable as UTF-8.
-    """
-    if not isinstance(path, (str, Path)) or not str(path):
-        raise MathGraphError(
-            "malformed_input", f"path must be a non-empty str or Path, found {type(path).__name__}", "path"
-        )
-    file = Path(path)
-    if not file.is_file():
-        raise MathGraphError("malformed_input", f"{file} is not a regular file", str(file))
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MathGraphError("malformed_input", f"cannot read {file}: {exc}", str(file)) from None
-    return file, text
-
-
-def _corpus_record(line: str, where: str) -> Mapping[str, object]:
-    """One line of a corpus as a record (a bundled lane case: its input, with the case's id and vocab).
-
-    Raises:
-        adapters.MathGraphError: a line that is not one JSON object, at ``where`` (``file:line``).
-    """
-    try:
-        record = read_json(line)
-    except UnitRefusal as exc:
-        raise MathGraphError(exc.reason, exc.detail, where) from None
-    if not isinstance(record, dict):
-        raise MathGraphError("malformed_input", "each line must be a JSON object", where)
-    if is_lane_case(record):
-        inner = lane_case_input(record)
-        record = inner if isinstance(inner, dict) else record
-    return record
-
-
 def _record_pairs(
-    record: Mapping[str, object], case_id: str, vocab: UnitVocabulary, live: Reference | None
+    line: CorpusLine, case_id: str, vocab: UnitVocabulary, live: Reference | None
 ) -> list[CrosscheckPair]:
     """The pairs of one corpus record: an equation-verdict record's one pair, or an adapter record's.
 
     Args:
-        record: the record.
+        line: the record, with its layout (:func:`adapters.crosscheck_corpus.record_layout`).
         case_id: its id, for every pair.
         vocab: our vocabulary (an equation-verdict record's own ``vocab`` declarations go on top).
         live: a live reference judging an equation-verdict record instead of its ``hand_rolled``.
@@ -1049,7 +1010,8 @@ def _record_pairs(
         adapters.MathGraphError: a record of neither layout, or of the adapter layout under
             a live reference (the path names the record's field).
     """
-    if "hand_rolled" in record and "operation_kind" in record:
+    record = line.record
+    if line.layout == "equation_verdicts":
         equation, symbols, theirs = equation_from_record(record)
         if live is not None:
             theirs = live(equation, symbols)
@@ -1064,7 +1026,7 @@ def _record_pairs(
             " this record is another layout",
             "record",
         )
-    if "graph" in record and ("hand_rolled_canonical" in record or "hand_rolled_error" in record):
+    if line.layout == "adapter_corpus":
         ours = bind_math_problem_graph(graph_from_dict(record["graph"]), vocab)
         return compare_bindings(
             ours,
