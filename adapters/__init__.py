@@ -1,5 +1,6 @@
 """Adapters: each input format becomes a ``verifier.BindingGraph``.  See SPEC §5."""
 
+from adapters._common import clear_memos
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import AdapterError, MathGraphError
 from adapters.math_graph import (
@@ -38,6 +39,7 @@ __all__ = [
     "auto_count_nouns",
     "bind_math_problem_graph",
     "bind_relations",
+    "clear_memos",
     "count_nouns_of",
     "graph_from_dict",
     "parse_canonical_text",

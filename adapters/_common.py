@@ -78,6 +78,14 @@ def _span(source_id: str, text: str) -> SourceSpanLink:
     return SourceSpanLink(source_id=source_id, start=0, end=max(1, len(text)), text=text)
 
 
+def clear_memos() -> None:
+    """Forget the adapters' memoized spans (for benchmarks that must bind each graph afresh).
+
+    :func:`verifier.expr.clear_memos` does the same for expressions.
+    """
+    _span.cache_clear()
+
+
 def fields(
     data: object, path: str, required: set[str] | frozenset[str], optional: set[str] | frozenset[str]
 ) -> dict[str, object]:

@@ -19,8 +19,9 @@ from typing import Any, Final
 
 import sympy
 
+import adapters
 import units
-from adapters import _common, bind_math_problem_graph, bind_relations, graph_from_dict, read_json
+from adapters import bind_math_problem_graph, bind_relations, graph_from_dict, read_json
 from adapters.records import bind_record
 from benchmarks.paths import LEXICON_PATH, UPSTREAM_DEV, UPSTREAM_LEXICON
 from benchmarks.pipeline import upstream_reference
@@ -304,7 +305,7 @@ def answer_text(graph: GraphCase) -> str:
 def clear_print_memo() -> None:
     """Empty the expression and span memos, so a round sees each graph for the first time."""
     clear_memos()
-    _common._span.cache_clear()  # noqa: SLF001 - adapters has no public clearer for its span memo (verifier.expr has one)
+    adapters.clear_memos()
 
 
 @functools.cache

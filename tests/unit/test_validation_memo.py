@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 import sympy
 
+import adapters
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
+from adapters._common import span
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units._pint import build_registry
 from units.lexicon import Conversion
@@ -160,3 +162,13 @@ def test_a_transfer_over_another_symbol_of_the_same_name_is_still_refused(make: 
     answers = list(verify(swapped).answers.values())
     assert answers
     assert all(getattr(a, "reason", None) == "ambiguous_reference" for a in answers), answers
+
+
+def test_adapters_clear_memos_forgets_spans() -> None:
+    """adapters.clear_memos empties the span memo: the next span of the same text is a new, equal object."""
+    first = span("src", "Sam.apples@t0")
+    assert span("src", "Sam.apples@t0") is first
+    adapters.clear_memos()
+    again = span("src", "Sam.apples@t0")
+    assert again == first
+    assert again is not first
