@@ -75,7 +75,7 @@ _COMPARE: Final = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class RecordedVerdict:
     """What the text recorded for one equation, kept verbatim for cross-checking.
 
@@ -280,7 +280,13 @@ def _equations(read: _Lines) -> tuple[list[BoundEquation], dict[str, RecordedVer
         except BindingGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, where) from None
         recorded[m["lhs"]] = RecordedVerdict(
-            m["lhs"], m["op"], m["rhs"], deps, m["status"], m["proof"], _none(m["refusal"])
+            lhs_symbol_id=m["lhs"],
+            operation_kind=m["op"],
+            rhs_canonical=m["rhs"],
+            dependencies=deps,
+            status=m["status"],
+            unit_proof=m["proof"],
+            refusal_reason=_none(m["refusal"]),
         )
     return equations, recorded
 

@@ -43,7 +43,7 @@ MAX_SOURCE_BYTES: Final[int] = 256 * 1024 * 1024
 _CANONICAL_STARTS: Final[tuple[str, ...]] = ("S ", "F ", "E ", "U ", "C ", "P ")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Gold:
     """What a record's author says the right outcome is: an answer, a refusal, or a cross-check category.
 
@@ -68,7 +68,7 @@ class Gold:
         return f"{text} {self.unit}" if self.unit else text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Record:
     """One record of a corpus.
 
@@ -100,7 +100,7 @@ class Record:
         return _where(self.source, self.line, self.index)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BadRecord:
     """A line that could not be read as a record, with why (``errors="collect"``)."""
 
@@ -335,7 +335,7 @@ class _BadLines:
         )
         raw = value.get("id") if isinstance(value, Mapping) else None
         record_id = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
-        self.records.append(BadRecord(self.name, number, error, record_id, index))
+        self.records.append(BadRecord(source=self.name, line=number, error=error, id=record_id, index=index))
         return (self.records[-1],) if self.collect else ()
 
 

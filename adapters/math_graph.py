@@ -69,7 +69,7 @@ class _JsonValue:
         return self.to_json()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Quantity(_JsonValue):
     """An exact magnitude with a unit surface: ``Quantity(Fraction(3), "apples")``."""
 
@@ -90,7 +90,7 @@ class Quantity(_JsonValue):
         return _quantity(data, path)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rate(_JsonValue):
     """``value`` numerator units per denominator unit: ``Rate(15, "dollars", "hours")``; value > 0."""
 
@@ -112,7 +112,7 @@ class Rate(_JsonValue):
         return _read_operand(cls, "apply_rate", data, path)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Comparison(_JsonValue):
     """A comparison with another entity's state.
 
@@ -140,7 +140,7 @@ class Comparison(_JsonValue):
         return _read_operand(cls, "compare_additive", data, path)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PartitionChunk(_JsonValue):
     """Split a state into chunks of ``value`` ``unit`` each, counted in ``result_unit`` (value > 0)."""
 
@@ -168,7 +168,7 @@ Each names the same thing: the actor's current holding of the count kind its lat
 ``unit_partition`` made.  Anything else, a unit name included, is ``malformed_input``."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class FractionPortion(_JsonValue):
     """``numerator/denominator`` of the actor's current holding of the count its latest unit_partition made is used up.
 
@@ -197,7 +197,7 @@ class FractionPortion(_JsonValue):
 Operand = Quantity | Rate | Comparison | PartitionChunk | FractionPortion
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InitialPossession(_JsonValue):
     """``entity`` holds ``quantity`` at the start."""
 
@@ -216,10 +216,12 @@ class InitialPossession(_JsonValue):
             MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field under ``path``.
         """
         poss = fields(data, path, {"entity", "quantity"}, set())
-        return cls(name(poss["entity"], f"{path}.entity"), _quantity(poss["quantity"], f"{path}.quantity"))
+        return cls(
+            entity=name(poss["entity"], f"{path}.entity"), quantity=_quantity(poss["quantity"], f"{path}.quantity")
+        )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Operation(_JsonValue):
     """One event: ``actor`` does ``kind`` with ``operand`` (and ``target`` for a transfer)."""
 
@@ -253,14 +255,14 @@ class Operation(_JsonValue):
             )
         target = op.get("target")
         return cls(
-            name(op["actor"], f"{path}.actor"),
-            kind,
-            _operand(kind, op["operand"], f"{path}.operand"),
-            None if target is None else name(target, f"{path}.target"),
+            actor=name(op["actor"], f"{path}.actor"),
+            kind=kind,
+            operand=_operand(kind, op["operand"], f"{path}.operand"),
+            target=None if target is None else name(target, f"{path}.target"),
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Unknown(_JsonValue):
     """What is asked: ``entity``'s holding in ``unit``, or the total over all entities when ``entity`` is ``None``."""
 
@@ -280,7 +282,9 @@ class Unknown(_JsonValue):
         """
         unk = fields(data, path, {"unit"}, {"entity"})
         entity = unk.get("entity")
-        return cls(None if entity is None else name(entity, f"{path}.entity"), name(unk["unit"], f"{path}.unit"))
+        return cls(
+            entity=None if entity is None else name(entity, f"{path}.entity"), unit=name(unk["unit"], f"{path}.unit")
+        )
 
 
 _OPERAND_TYPE: Final[dict[str, type]] = {
@@ -297,7 +301,7 @@ _OPERAND_TYPE: Final[dict[str, type]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MathProblemGraph(_JsonValue):
     """A math word problem as a typed state-change graph (ADR-0115), validated on construction.
 
@@ -540,7 +544,7 @@ _OPERAND_CHECKS: Final[dict[str, Callable[[Operation, set[str], str], None]]] = 
 
 def _quantity(data: object, path: str) -> Quantity:
     obj = fields(data, path, {"unit", "value"}, set())
-    return Quantity(exact(obj["value"], f"{path}.value"), name(obj["unit"], f"{path}.unit"))
+    return Quantity(value=exact(obj["value"], f"{path}.value"), unit=name(obj["unit"], f"{path}.unit"))
 
 
 _O = TypeVar("_O", bound="Quantity | Rate | Comparison | PartitionChunk | FractionPortion")
@@ -566,33 +570,33 @@ def _operand(kind: str, data: object, path: str) -> Operand:
     if kind == "apply_rate":
         obj = fields(data, path, {"value", "numerator_unit", "denominator_unit"}, set())
         return Rate(
-            exact(obj["value"], f"{path}.value"),
-            name(obj["numerator_unit"], f"{path}.numerator_unit"),
-            name(obj["denominator_unit"], f"{path}.denominator_unit"),
+            value=exact(obj["value"], f"{path}.value"),
+            numerator_unit=name(obj["numerator_unit"], f"{path}.numerator_unit"),
+            denominator_unit=name(obj["denominator_unit"], f"{path}.denominator_unit"),
         )
     if kind in ("compare_additive", "compare_multiplicative"):
         obj = fields(data, path, {"reference_actor", "direction"}, {"delta", "factor"})
         delta = _quantity(obj["delta"], f"{path}.delta") if "delta" in obj else None
         factor = exact(obj["factor"], f"{path}.factor") if "factor" in obj else None
         return Comparison(
-            name(obj["reference_actor"], f"{path}.reference_actor"),
-            name(obj["direction"], f"{path}.direction"),
-            delta,
-            factor,
+            reference_actor=name(obj["reference_actor"], f"{path}.reference_actor"),
+            direction=name(obj["direction"], f"{path}.direction"),
+            delta=delta,
+            factor=factor,
         )
     if kind == "unit_partition":
         obj = fields(data, path, {"value", "unit", "result_unit"}, set())
         return PartitionChunk(
-            exact(obj["value"], f"{path}.value"),
-            name(obj["unit"], f"{path}.unit"),
-            name(obj["result_unit"], f"{path}.result_unit"),
+            value=exact(obj["value"], f"{path}.value"),
+            unit=name(obj["unit"], f"{path}.unit"),
+            result_unit=name(obj["result_unit"], f"{path}.result_unit"),
         )
     if kind == "fraction_portion":
         obj = fields(data, path, {"numerator", "denominator", "referent"}, set())
         return FractionPortion(
-            exact(obj["numerator"], f"{path}.numerator"),
-            exact(obj["denominator"], f"{path}.denominator"),
-            name(obj["referent"], f"{path}.referent"),
+            numerator=exact(obj["numerator"], f"{path}.numerator"),
+            denominator=exact(obj["denominator"], f"{path}.denominator"),
+            referent=name(obj["referent"], f"{path}.referent"),
         )
     raise MathGraphError(
         "malformed_input",
@@ -629,7 +633,12 @@ def graph_from_dict(data: object) -> MathProblemGraph:
         InitialPossession.from_json(item, path=f"initial_state[{i}]") for i, item in enumerate(lists["initial_state"])
     )
     operations = tuple(Operation.from_json(item, path=f"operations[{i}]") for i, item in enumerate(lists["operations"]))
-    return MathProblemGraph(entities, initial, operations, Unknown.from_json(obj["unknown"], path="unknown"))
+    return MathProblemGraph(
+        entities=entities,
+        initial_state=initial,
+        operations=operations,
+        unknown=Unknown.from_json(obj["unknown"], path="unknown"),
+    )
 
 
 # ----------------------------------------------------------------- binding

@@ -57,7 +57,7 @@ RECORD_METADATA: Final[frozenset[str]] = frozenset({"id", "vocab", "policy"})
 """Keys a record may carry beside its format's own fields."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class BoundRecord:
     """A record turned into a graph: what ``verify`` needs, plus what the record says about itself.
 
@@ -216,7 +216,9 @@ def bind_record(
                 "malformed_input", f"policy must be 'count_exact' or 'integer', found {clip(given)}", "policy"
             )
         policy = given
-    return BoundRecord(case_id, kind, bound.graph, policy, bound.vocab, bound.recorded)
+    return BoundRecord(
+        case_id=case_id, format=kind, graph=bound.graph, policy=policy, vocab=bound.vocab, recorded=bound.recorded
+    )
 
 
 @dataclass(frozen=True, slots=True)

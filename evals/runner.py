@@ -35,7 +35,7 @@ SLOW_SECONDS: Final[float] = 1.0
 """A bad input must be refused well under this; a slower case scores ``error`` (a hang guard, not a benchmark)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LaneResult:
     """All case results of one lane and their counts."""
 
@@ -84,7 +84,15 @@ def run_case(lane: str, case: dict[str, object]) -> CaseResult:
     try:
         record = to_record(case, f"{lane}.jsonl", 0, lane)
     except MathGraphError as exc:
-        return CaseResult(lane, str(case.get("id")), "error", "(unreadable case)", exc.reason, 0.0, str(exc))
+        return CaseResult(
+            lane=lane,
+            case_id=str(case.get("id")),
+            outcome="error",
+            expected="(unreadable case)",
+            got=exc.reason,
+            seconds=0.0,
+            cause=str(exc),
+        )
     result = score_record(record)
     if lane == "bad_inputs" and result.seconds > SLOW_SECONDS:
         got = f"{result.got} after {result.seconds:.2f} s (slower than {SLOW_SECONDS} s)"
@@ -101,7 +109,7 @@ def run_lanes(lanes: Iterable[str] = LANES, progress: Progress | None = None) ->
     for lane in lanes:
         cases = lane_cases(lane)
         items = cases if progress is None else progress(cases, len(cases), lane)
-        out.append(LaneResult(lane, tuple(run_case(lane, c) for c in items)))
+        out.append(LaneResult(lane=lane, results=tuple(run_case(lane, c) for c in items)))
     return out
 
 

@@ -236,15 +236,15 @@ def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str
 
     if isinstance(item, BadRecord):
         return CaseResult(
-            item.source,
-            item.id or item.where,
-            "error",
-            "(unreadable record)",
-            "(not run)",
-            0.0,
-            str(item.error),
-            (),
-            item.where,
+            lane=item.source,
+            case_id=item.id or item.where,
+            outcome="error",
+            expected="(unreadable record)",
+            got="(not run)",
+            seconds=0.0,
+            cause=str(item.error),
+            trace=(),
+            where=item.where,
         )
     return score_record(item, vocab=vocab, count_nouns=count_nouns, policy=policy, trace=False)  # rows keep no trace
 

@@ -43,7 +43,7 @@ OUTCOMES: Final[tuple[str, ...]] = ("correct", "wrong", "refused_expected", "ref
 """Every outcome of a scored case, in the order tables show them."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CaseResult:
     """The score of one case.
 
@@ -156,7 +156,18 @@ class _Scorer:
         value, unit, reason = (found.value, found.unit, found.refusal or "") if found is not None else (None, None, "")
         record = self.record
         return CaseResult(
-            self.lane, record.id, outcome, self.expected, got, seconds, cause, trace, record.where, value, unit, reason
+            lane=self.lane,
+            case_id=record.id,
+            outcome=outcome,
+            expected=self.expected,
+            got=got,
+            seconds=seconds,
+            cause=cause,
+            trace=trace,
+            where=record.where,
+            value=value,
+            unit=unit,
+            reason=reason,
         )
 
 

@@ -139,7 +139,16 @@ def run(
     kinds_of: dict[str, list[str]] = {}
     for number, (key, record) in enumerate(explored.items(), start=1):
         judged = judge.seen[key]
-        pairs.append(CrosscheckPair(f"fuzz-{number}", "r", judged.ours, judged.theirs, judged.category, judged.detail))
+        pairs.append(
+            CrosscheckPair(
+                case_id=f"fuzz-{number}",
+                lhs_symbol_id="r",
+                ours=judged.ours,
+                theirs=judged.theirs,
+                category=judged.category,
+                detail=judged.detail,
+            )
+        )
         first.setdefault(judged.category, record)
         kind = str(record["operation_kind"])
         if kind not in kinds_of.setdefault(judged.category, []):

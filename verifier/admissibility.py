@@ -70,7 +70,7 @@ _PURE: Final[UnitRef] = UnitRef(
 _CARRIER_ROLES: Final[frozenset[str]] = frozenset({"operand", "state", "dividend", "quantity", "reference"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Refusal:
     """A typed "no answer": ``reason`` from :data:`~verifier.reasons.REFUSAL_REASONS` and a short ``detail``.
 
@@ -108,7 +108,7 @@ class Refusal:
             raise BindingGraphError(
                 "malformed_input", f"detail must be a string, found {clip(detail)}", f"{path}.detail"
             )
-        return cls(reason, detail)
+        return cls(reason=reason, detail=detail)
 
     @classmethod
     def from_error(cls, error: RefusalError) -> Refusal:
@@ -121,7 +121,7 @@ class Refusal:
         Returns:
             ``Refusal(error.reason, error.explain())``.
         """
-        return cls(error.reason, error.explain())
+        return cls(reason=error.reason, detail=error.explain())
 
 
 class ProofOperand(NamedTuple):
@@ -172,7 +172,7 @@ class ProofOperand(NamedTuple):
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnitProof:
     """Witness that one equation is dimensionally admissible.
 
@@ -285,7 +285,7 @@ class UnitProof:
         return proof
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     """Admissibility of one equation: ``admitted`` with a proof, or ``refused`` with a refusal.
 
@@ -346,7 +346,7 @@ class Verdict:
         refusal = None if "refusal" not in obj else Refusal.from_json(obj["refusal"], path=f"{path}.refusal")
         try:
             status = cast("Literal['admitted', 'refused']", json_text(obj["status"], f"{path}.status"))  # checked next
-            verdict = cls(status, proof=proof, refusal=refusal)
+            verdict = cls(status=status, proof=proof, refusal=refusal)
         except ValueError as exc:
             raise BindingGraphError("malformed_input", str(exc), f"{path}.status") from None
         if obj["unit_proof"] != verdict.unit_proof:
@@ -500,20 +500,23 @@ def check_equation(equation: BoundEquation, symbols: object, vocab: UnitVocabula
     """
     if not isinstance(equation, BoundEquation):
         return Verdict(
-            "refused", refusal=Refusal("malformed_input", f"expected a BoundEquation, found {type(equation).__name__}")
+            status="refused",
+            refusal=Refusal(
+                reason="malformed_input", detail=f"expected a BoundEquation, found {type(equation).__name__}"
+            ),
         )
     voc = vocab if vocab is not None else default_vocabulary()
     if not isinstance(voc, UnitVocabulary):
         wrong = _Refuse("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}")
-        return Verdict("refused", refusal=Refusal.from_error(wrong))
+        return Verdict(status="refused", refusal=Refusal.from_error(wrong))
     try:
         table = _symbol_table(symbols)
     except _Refuse as exc:
-        return Verdict("refused", refusal=Refusal.from_error(exc))
+        return Verdict(status="refused", refusal=Refusal.from_error(exc))
     try:
-        return Verdict("admitted", proof=_check(equation, table, voc))
+        return Verdict(status="admitted", proof=_check(equation, table, voc))
     except _Refuse as exc:
-        return Verdict("refused", refusal=Refusal.from_error(exc))
+        return Verdict(status="refused", refusal=Refusal.from_error(exc))
 
 
 def remember_verdicts(graph: BindingGraph, vocab: UnitVocabulary, verdicts: Mapping[str, Verdict]) -> None:

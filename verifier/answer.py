@@ -54,7 +54,7 @@ def certify(problems: Sequence[Problem]) -> Refusal | None:
         return None
     root = min(problems)
     detail = f"{root.refusal.detail} [{root.where()}]; no answer of this graph is certified"
-    return Refusal(root.refusal.reason, detail[:600])
+    return Refusal(reason=root.refusal.reason, detail=detail[:600])
 
 
 def read_unknown(
@@ -71,10 +71,12 @@ def read_unknown(
     """
     binding = graph.symbol(unknown.symbol_id)
     if binding.entity is not None and binding.entity not in entities(graph):
-        return Refusal("unknown_entity_not_in_entities", f"{binding.entity!r} is not an entity of the graph")
+        return Refusal(
+            reason="unknown_entity_not_in_entities", detail=f"{binding.entity!r} is not an entity of the graph"
+        )
     asked_text = unknown.expected_unit or binding.unit
     if asked_text is None:
-        return Refusal("unit_unbound", f"{unknown.symbol_id} asks for no unit")
+        return Refusal(reason="unit_unbound", detail=f"{unknown.symbol_id} asks for no unit")
     asking = _asked(graph, unknown, vocab, asked_text)
     if isinstance(asking, Refusal):
         return asking
@@ -84,7 +86,8 @@ def read_unknown(
         return states
     if binding.entity is None and asked.dimension == _TEMPERATURE:  # however many hold one, in whichever unit
         return Refusal(
-            "offset_unit_arithmetic", "a total of temperatures has no meaning (temperatures are not amounts)"
+            reason="offset_unit_arithmetic",
+            detail="a total of temperatures has no meaning (temperatures are not amounts)",
         )
     return _convert(
         vocab, states, solution, asked, asked_text=asked_text, form=target.question_form, index=unknown.state_index
@@ -102,8 +105,8 @@ def _asked(
             declared = vocab.resolve(declared_text, path=f"{unknown.symbol_id}.unit")
             if declared.quantity_kind != asked.quantity_kind:
                 return Refusal(
-                    "unit_mismatch",
-                    f"{unknown.symbol_id} is a {declared_text} unknown but asks for {asked_text}: they disagree",
+                    reason="unit_mismatch",
+                    detail=f"{unknown.symbol_id} is a {declared_text} unknown but asks for {asked_text}: they disagree",
                 )
         target = resolve_target(graph, unknown, vocab)
     except (UnitRefusal, QuestionTargetError) as exc:
@@ -124,13 +127,14 @@ def _read_states(
     if not states:
         who = binding.entity if binding.entity is not None else "no entity"
         return Refusal(
-            "state_unset", f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}"
+            reason="state_unset",
+            detail=f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}",
         )
     for name in states:
         if name in solution.refusals:
             return solution.refusals[name]
         if name not in solution.values:
-            return Refusal("underdetermined", f"nothing fixes {name}")
+            return Refusal(reason="underdetermined", detail=f"nothing fixes {name}")
     return states
 
 
@@ -151,11 +155,11 @@ def _convert(
         ref = solution.units.get(name)
         value = solution.values[name]
         if ref is None:
-            return Refusal("unit_unbound", f"{name} carries no unit to convert from")
+            return Refusal(reason="unit_unbound", detail=f"{name} carries no unit to convert from")
         try:
             check_commensurable(ref, asked)
         except UnitRefusal as exc:
-            return Refusal(exc.reason, f"{name} is in {ref.lemma}, asked in {asked.lemma}: {exc.detail}")
+            return Refusal(reason=exc.reason, detail=f"{name} is in {ref.lemma}, asked in {asked.lemma}: {exc.detail}")
         shift = Fraction(0)
         if (ref.is_offset or asked.is_offset) and ref.lemma != asked.lemma:
             shift = vocab.convert(Fraction(0), ref.lemma, asked.lemma)  # affine: value * factor + offset, exact

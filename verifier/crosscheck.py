@@ -57,7 +57,7 @@ else:
     _fuzzing = LazyModule("verifier._fuzzing")  # hypothesis loads only when fuzzing (issue #13's cold start)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CrosscheckPair:
     """One aligned pair: ``case_id``, ``lhs_symbol_id``, ``ours``, ``theirs``, ``category`` and a ``detail``."""
 
@@ -161,7 +161,7 @@ class MinimalExample:
         ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CrosscheckReport:
     """All pairs of a cross-check and their counts per category.
 
@@ -192,7 +192,7 @@ class CrosscheckReport:
         counter = Counter(p.category for p in items)
         found = minimal or {}
         ordered = {name: found[name] for name in CATEGORIES if name in found}
-        return cls(items, {name: counter.get(name, 0) for name in CATEGORIES}, ordered, seed)
+        return cls(pairs=items, counts={name: counter.get(name, 0) for name in CATEGORIES}, minimal=ordered, seed=seed)
 
     @property
     def unclassified(self) -> tuple[CrosscheckPair, ...]:
@@ -905,10 +905,23 @@ def _pairs(
         deps = their_deps.get(eq.lhs_symbol_id) if their_deps is not None else None
         category, detail = classifier.classify(verdict, other, eq, symbols, deps)
         ours = detailed_outcome(verdict) if "; factors " in other else outcome(verdict)
-        pairs.append(CrosscheckPair(case_id, eq.lhs_symbol_id, ours, other, category, detail))
+        pairs.append(
+            CrosscheckPair(
+                case_id=case_id,
+                lhs_symbol_id=eq.lhs_symbol_id,
+                ours=ours,
+                theirs=other,
+                category=category,
+                detail=detail,
+            )
+        )
     for lhs, other in theirs.items():
         if lhs not in {eq.lhs_symbol_id for eq in graph.equations}:
-            pairs.append(CrosscheckPair(case_id, lhs, "<absent>", other, "only_theirs", ""))
+            pairs.append(
+                CrosscheckPair(
+                    case_id=case_id, lhs_symbol_id=lhs, ours="<absent>", theirs=other, category="only_theirs", detail=""
+                )
+            )
     return pairs
 
 
@@ -944,11 +957,29 @@ def compare_bindings(
         category, detail = classifier.classify(
             verdict, other, eq, symbols, rec.dependencies if rec is not None else None
         )
-        pairs.append(CrosscheckPair(case_id, eq.lhs_symbol_id, outcome(verdict), other, category, detail))
+        pairs.append(
+            CrosscheckPair(
+                case_id=case_id,
+                lhs_symbol_id=eq.lhs_symbol_id,
+                ours=outcome(verdict),
+                theirs=other,
+                category=category,
+                detail=detail,
+            )
+        )
     ours_ids = {eq.lhs_symbol_id for eq in ours.equations}
     for lhs, rec in recorded.items():
         if lhs not in ours_ids:
-            pairs.append(CrosscheckPair(case_id, lhs, "<absent>", rec.outcome, "only_theirs", ""))
+            pairs.append(
+                CrosscheckPair(
+                    case_id=case_id,
+                    lhs_symbol_id=lhs,
+                    ours="<absent>",
+                    theirs=rec.outcome,
+                    category="only_theirs",
+                    detail="",
+                )
+            )
     return pairs
 
 
@@ -1018,7 +1049,16 @@ def _record_pairs(
         own = vocabulary_for(record, vocab) if "vocab" in record else vocab
         verdict = check_equation(equation, symbols, own)
         category, detail = classify(verdict, theirs, equation, symbols, vocab=own)
-        return [CrosscheckPair(case_id, equation.lhs_symbol_id, outcome(verdict), theirs, category, detail)]
+        return [
+            CrosscheckPair(
+                case_id=case_id,
+                lhs_symbol_id=equation.lhs_symbol_id,
+                ours=outcome(verdict),
+                theirs=theirs,
+                category=category,
+                detail=detail,
+            )
+        ]
     if live is not None:
         raise MathGraphError(
             "malformed_input",

@@ -130,8 +130,8 @@ class Holdings:
                             -1,
                             sym.symbol_id,
                             Refusal(
-                                "ambiguous_reference",
-                                f"{sym.entity} has two initial states of one kind: {out.initial[holding]} and {sym.symbol_id}",
+                                reason="ambiguous_reference",
+                                detail=f"{sym.entity} has two initial states of one kind: {out.initial[holding]} and {sym.symbol_id}",
                             ),
                         )
                     )
@@ -182,7 +182,7 @@ class _Replay:
         self.written: dict[Holding, int] = {}
 
     def refuse(self, position: int, equation: BoundEquation, reason: RefusalReason, detail: str) -> None:
-        self.h.problems.append(HoldingProblem(position, equation.lhs_symbol_id, Refusal(reason, detail)))
+        self.h.problems.append(HoldingProblem(position, equation.lhs_symbol_id, Refusal(reason=reason, detail=detail)))
 
     def run(self, equations: tuple[BoundEquation, ...]) -> None:
         for position, eq in enumerate(equations):

@@ -182,9 +182,15 @@ class LaneFile(pytest.File):
         try:
             records = list(read_records(self.path, errors="collect", lane=lane))
         except MathGraphError as exc:
-            records = [BadRecord(self.path.name, 0, exc)]
+            records = [BadRecord(source=self.path.name, line=0, error=exc)]
         if not records:  # an empty lane gates nothing: say so
-            records = [BadRecord(self.path.name, 0, MathGraphError("malformed_input", "the lane holds no record", ""))]
+            records = [
+                BadRecord(
+                    source=self.path.name,
+                    line=0,
+                    error=MathGraphError("malformed_input", "the lane holds no record", ""),
+                )
+            ]
         ids = Counter(r.id for r in records if not isinstance(r, BadRecord))
         for record in records:
             if isinstance(record, BadRecord):

@@ -75,7 +75,7 @@ class Problem:
     position: int
     symbol: str
     equation: str = field(default="", compare=False)
-    refusal: Refusal = field(default=Refusal("malformed_input", ""), compare=False)
+    refusal: Refusal = field(default=Refusal(reason="malformed_input", detail=""), compare=False)
 
     def where(self) -> str:
         """``"equation op_001_result"``, ``"fact q_ana_feet_t0"`` or ``"symbol x"``."""
@@ -186,7 +186,7 @@ class _Run:
             cause = f"{root.symbol} ({root.refusal.reason}: {root.refusal.detail})"
         else:
             cause = f"{bad} ({self.out.refusals[bad].reason})"
-        self.refuse(name, Refusal("refused_dependency", f"depends on {bad}; cause: {cause}"[:400]), root)
+        self.refuse(name, Refusal(reason="refused_dependency", detail=f"depends on {bad}; cause: {cause}"[:400]), root)
 
     # ------------------------------------------------------------ facts
     def facts(self) -> None:
@@ -198,7 +198,7 @@ class _Run:
                 continue
             if name in self.stated and self.stated[name] != value:
                 detail = f"two facts give {name} the values {format_exact(self.stated[name])} and {format_exact(value)}"
-                self.problem(name, 0, i, Refusal("inconsistent", detail))
+                self.problem(name, 0, i, Refusal(reason="inconsistent", detail=detail))
                 continue
             self.stated[name] = value
             bad = self.domain(name, value, ref, None)
@@ -224,7 +224,7 @@ class _Run:
             if fref.kind == () and declared_text is None:
                 return value * fref.scale  # "15 percent" on a unitless ratio is the number 3/20
             detail = f"the fact gives {name} the unit {unit!r}, but the symbol carries {declared_text!r}"
-            self.problem(name, 0, i, Refusal("unit_mismatch", detail))
+            self.problem(name, 0, i, Refusal(reason="unit_mismatch", detail=detail))
         except UnitRefusal as exc:
             self.problem(name, 0, i, Refusal.from_error(exc))
         return None
@@ -233,21 +233,22 @@ class _Run:
     def domain(self, name: str, value: Fraction, ref: UnitRef | None, kind: str | None) -> Refusal | None:
         """Range and count checks of one value (``kind``: the producing equation's kind, if any)."""
         if value.numerator.bit_length() > MAX_VALUE_BITS or value.denominator.bit_length() > MAX_VALUE_BITS:
-            return Refusal("value_out_of_range", f"{name} has more than {MAX_VALUE_BITS} bits")
+            return Refusal(reason="value_out_of_range", detail=f"{name} has more than {MAX_VALUE_BITS} bits")
         if ref is None:
             return None
         if ref.dimension == _COUNT:
             return _count_problem(name, value, ref, kind)
         if value < 0 and ref.dimension in _NON_NEGATIVE:
             return Refusal(
-                "negative_quantity",
-                f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
+                reason="negative_quantity",
+                detail=f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
             )
         if ref.kind == (("[temperature]", 1),):
             kelvin = self.vocab.convert(value, ref.lemma, "Kelvin") if ref.is_offset else value * ref.scale
             if kelvin < 0:
                 return Refusal(
-                    "value_out_of_range", f"{name} = {format_exact(value)} {ref.surface} is below absolute zero"
+                    reason="value_out_of_range",
+                    detail=f"{name} = {format_exact(value)} {ref.surface} is below absolute zero",
                 )
         return None
 
@@ -287,7 +288,7 @@ class _Run:
             lhs = eq.lhs_symbol_id
             verdict = self.verdicts[lhs]
             if verdict.proof is None:
-                self.refuse(lhs, verdict.refusal or Refusal("malformed_input", "refused"), None)
+                self.refuse(lhs, verdict.refusal or Refusal(reason="malformed_input", detail="refused"), None)
                 continue
             bad = next((d for d in sorted(eq.dependencies) if d in self.out.refusals), None)
             if bad is not None:
@@ -310,11 +311,13 @@ class _Run:
                 continue
             value = self.out.values[op.symbol_id] * op.factor
             if value == 0:
-                return Refusal("division_by_zero", f"{eq.lhs_symbol_id}: the divisor {op.symbol_id} is zero")
+                return Refusal(
+                    reason="division_by_zero", detail=f"{eq.lhs_symbol_id}: the divisor {op.symbol_id} is zero"
+                )
             if self.policy == "integer" and value.denominator != 1:
                 return Refusal(
-                    "non_exact_division",
-                    f"{eq.lhs_symbol_id}: the divisor {op.symbol_id} = {format_exact(value)} is not whole (integer policy)",
+                    reason="non_exact_division",
+                    detail=f"{eq.lhs_symbol_id}: the divisor {op.symbol_id} = {format_exact(value)} is not whole (integer policy)",
                 )
         return None
 
@@ -326,7 +329,7 @@ class _Run:
         try:
             value = evaluate(eq.rhs, frame, constant_scale=factors.get("<literal>", _ONE))
         except EvaluationError as exc:
-            self.equation_problem(eq, Refusal(exc.reason, f"{lhs}: {exc.detail}"))
+            self.equation_problem(eq, Refusal(reason=exc.reason, detail=f"{lhs}: {exc.detail}"))
             return
         if not self.accept(eq, proof, value, frame):
             return
@@ -349,7 +352,7 @@ class _Run:
         stated = self.stated.get(lhs)
         if stated is not None and stated != value:  # a contradiction outranks any domain refusal
             detail = f"{lhs} is stated as {format_exact(stated)} but its equation gives {format_exact(value)}"
-            self.equation_problem(eq, Refusal("inconsistent", detail))
+            self.equation_problem(eq, Refusal(reason="inconsistent", detail=detail))
             return False
         problem = self.check_result(eq, proof, value, frame)
         if problem is not None:
@@ -367,21 +370,26 @@ class _Run:
         divisors = [op.symbol_id for op in proof.operands if op.role in ("divisor", "chunk")]
         for divisor in divisors:
             if frame.get(divisor) == 0:
-                return Refusal("division_by_zero", f"{lhs}: the divisor {divisor} is zero")
+                return Refusal(reason="division_by_zero", detail=f"{lhs}: the divisor {divisor} is zero")
             if self.policy == "integer" and divisor in frame and frame[divisor].denominator != 1:
                 return Refusal(
-                    "non_exact_division",
-                    f"{lhs}: the divisor {divisor} = {format_exact(frame[divisor])} is not whole (integer policy)",
+                    reason="non_exact_division",
+                    detail=f"{lhs}: the divisor {divisor} = {format_exact(frame[divisor])} is not whole (integer policy)",
                 )
         if kind == "unit_partition" and value.denominator != 1:
-            return Refusal("non_exact_division", f"{lhs}: {format_exact(value)} chunks is not a whole number of parts")
+            return Refusal(
+                reason="non_exact_division",
+                detail=f"{lhs}: {format_exact(value)} chunks is not a whole number of parts",
+            )
         if kind == "unit_partition" and value <= 0:
-            return Refusal("value_out_of_range", f"{lhs}: a partition makes a positive number of parts, not {value}")
+            return Refusal(
+                reason="value_out_of_range", detail=f"{lhs}: a partition makes a positive number of parts, not {value}"
+            )
         bad = self.domain(lhs, value, proof.result_ref, kind)
         if bad is None and self.policy == "integer" and value.denominator != 1:
             return Refusal(
-                "non_exact_division",
-                f"{lhs} = {format_exact(value)} is not whole (integer policy: every value is whole)",
+                reason="non_exact_division",
+                detail=f"{lhs} = {format_exact(value)} is not whole (integer policy: every value is whole)",
             )
         return bad
 
@@ -404,13 +412,15 @@ class _Run:
         if solved is None:
             for eq, _, _ in rows:
                 self.equation_problem(
-                    eq, Refusal("inconsistent", f"the equations contradict each other: {system}"[:400])
+                    eq, Refusal(reason="inconsistent", detail=f"the equations contradict each other: {system}"[:400])
                 )
             return
         for name in names:
             if name not in solved:
                 self.refuse(
-                    name, Refusal("underdetermined", f"{name} is not fixed by the equations ({system})"[:400]), None
+                    name,
+                    Refusal(reason="underdetermined", detail=f"{name} is not fixed by the equations ({system})"[:400]),
+                    None,
                 )
         self.out.values.update(solved)
         certificate = "; ".join(
@@ -443,7 +453,8 @@ class _Run:
             bad = self.domain(name, solved[name], ref, None)
             if bad is None and self.policy == "integer" and solved[name].denominator != 1:
                 bad = Refusal(
-                    "non_exact_division", f"{name} = {format_exact(solved[name])} is not whole (integer policy)"
+                    reason="non_exact_division",
+                    detail=f"{name} = {format_exact(solved[name])} is not whole (integer policy)",
                 )
             if bad is not None:
                 self.problem(name, 0, index.get(name, len(index)), bad)
@@ -465,10 +476,12 @@ class _Run:
         try:
             coeffs, const = _form(eq.rhs, self.out.values, factors, factors.get("<literal>", Fraction(1)), top=True)
         except EvaluationError as exc:
-            self.equation_problem(eq, Refusal(exc.reason, f"{lhs}: {exc.detail}"))
+            self.equation_problem(eq, Refusal(reason=exc.reason, detail=f"{lhs}: {exc.detail}"))
             return None
         if coeffs is None:
-            self.equation_problem(eq, Refusal("nonlinear", f"{lhs}: what is left after substitution is not linear"))
+            self.equation_problem(
+                eq, Refusal(reason="nonlinear", detail=f"{lhs}: what is left after substitution is not linear")
+            )
             return None
         # lhs - rhs = 0, i.e. lhs - sum(c * x) = const; a known lhs moves to the right-hand side
         out = {name: -c for name, c in coeffs.items()}
@@ -484,7 +497,7 @@ class _Run:
             value = self.out.values.get(con.symbol_id)
             if value is not None and not con.holds(value):
                 detail = f"{con.symbol_id} = {format_exact(value)} violates the constraint {con.predicate}"
-                self.problem(con.symbol_id, 2, i, Refusal("inconsistent", detail))
+                self.problem(con.symbol_id, 2, i, Refusal(reason="inconsistent", detail=detail))
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (``refused_dependency``)."""
@@ -585,10 +598,12 @@ def _count_problem(name: str, value: Fraction, ref: UnitRef, kind: str | None) -
     """A count is whole and not negative, in its root unit (a kind declared divisible takes 3/4: SPEC §5)."""
     in_root = value * ref.scale
     if in_root < 0:
-        return Refusal("negative_count", f"{name} = {format_exact(value)} {ref.surface} is a negative count")
+        return Refusal(
+            reason="negative_count", detail=f"{name} = {format_exact(value)} {ref.surface} is a negative count"
+        )
     if in_root.denominator != 1 and not ref.divisible:
         reason: RefusalReason = "non_exact_division" if kind in SCALING_KINDS else "non_integer_count"
-        return Refusal(reason, f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
+        return Refusal(reason=reason, detail=f"{name} = {format_exact(value)} {ref.surface} is not a whole count")
     return None
 
 

@@ -147,7 +147,7 @@ def quantities(
     count = DimensionVector.from_axes({"count": 1})
 
     def build(unit: str) -> SearchStrategy[Quantity]:
-        return magnitudes(integral=voc.resolve(unit).dimension == count).map(lambda v: Quantity(v, unit))
+        return magnitudes(integral=voc.resolve(unit).dimension == count).map(lambda v: Quantity(value=v, unit=unit))
 
     return unit_surfaces(dimension, voc).flatmap(build)
 
@@ -211,7 +211,7 @@ def _add_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation:
     key = (turn.actor, family)
     world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
     world.written.setdefault(key, unit)
-    return Operation(turn.actor, turn.kind, Quantity(value, unit))
+    return Operation(actor=turn.actor, kind=turn.kind, operand=Quantity(value=value, unit=unit))
 
 
 def _take_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
@@ -223,12 +223,12 @@ def _take_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
     value = _amount(draw, family, unit, most=world.holdings[(turn.actor, family)])
     world.holdings[(turn.actor, family)] -= value * FAMILIES[family][unit]
     if turn.kind == "subtract":
-        return Operation(turn.actor, turn.kind, Quantity(value, unit))
+        return Operation(actor=turn.actor, kind=turn.kind, operand=Quantity(value=value, unit=unit))
     target = draw(st.sampled_from(turn.others))
     key = (target, family)
     world.holdings[key] = world.holdings.get(key, Fraction(0)) + value * FAMILIES[family][unit]
     world.written.setdefault(key, unit)
-    return Operation(turn.actor, turn.kind, Quantity(value, unit), target)
+    return Operation(actor=turn.actor, kind=turn.kind, operand=Quantity(value=value, unit=unit), target=target)
 
 
 def _scale_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
@@ -239,7 +239,11 @@ def _scale_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
     if turn.kind == "divide" and family == "count" and amount % factor:
         return None
     world.holdings[(turn.actor, family)] = amount * factor if turn.kind == "multiply" else amount / factor
-    return Operation(turn.actor, turn.kind, Quantity(Fraction(factor), world.written[(turn.actor, family)]))
+    return Operation(
+        actor=turn.actor,
+        kind=turn.kind,
+        operand=Quantity(value=Fraction(factor), unit=world.written[(turn.actor, family)]),
+    )
 
 
 def _compare_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
@@ -269,7 +273,11 @@ def _compare_additive_op(draw: st.DrawFn, world: _World, turn: _Turn, ref: str, 
     world.holdings[(turn.actor, family)] = base + delta if more else base - delta
     world.written[(turn.actor, family)] = world.written[(ref, family)]
     direction = "more" if more else "fewer"
-    return Operation(turn.actor, turn.kind, Comparison(ref, direction, delta=Quantity(value, unit)))
+    return Operation(
+        actor=turn.actor,
+        kind=turn.kind,
+        operand=Comparison(reference_actor=ref, direction=direction, delta=Quantity(value=value, unit=unit)),
+    )
 
 
 def _compare_multiplicative_op(draw: st.DrawFn, world: _World, turn: _Turn, ref: str, family: str) -> Operation | None:
@@ -281,7 +289,11 @@ def _compare_multiplicative_op(draw: st.DrawFn, world: _World, turn: _Turn, ref:
         return None
     world.holdings[(turn.actor, family)] = base * ratio
     world.written[(turn.actor, family)] = world.written[(ref, family)]
-    return Operation(turn.actor, turn.kind, Comparison(ref, "times" if times else "fraction", factor=ratio))
+    return Operation(
+        actor=turn.actor,
+        kind=turn.kind,
+        operand=Comparison(reference_actor=ref, direction="times" if times else "fraction", factor=ratio),
+    )
 
 
 def _apply_rate_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
@@ -297,7 +309,7 @@ def _apply_rate_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | N
         world.holdings[(actor, family)] / FAMILIES[family][per] * rate * (FAMILIES["money"][money])
     )
     world.written[(actor, "money")] = money
-    return Operation(actor, turn.kind, Rate(rate, money, per))
+    return Operation(actor=actor, kind=turn.kind, operand=Rate(value=rate, numerator_unit=money, denominator_unit=per))
 
 
 def _unit_partition_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
@@ -315,7 +327,7 @@ def _unit_partition_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation
     world.holdings[(actor, "count")] = amount / (chunk * FAMILIES[family][unit])
     world.written[(actor, "count")] = "items"
     world.partitions[actor] = "count"
-    return Operation(actor, turn.kind, PartitionChunk(chunk, unit, "items"))
+    return Operation(actor=actor, kind=turn.kind, operand=PartitionChunk(value=chunk, unit=unit, result_unit="items"))
 
 
 def _fraction_portion_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operation | None:
@@ -331,7 +343,11 @@ def _fraction_portion_op(draw: st.DrawFn, world: _World, turn: _Turn) -> Operati
         return None
     world.holdings[(actor, made)] = amount - amount * num / den
     referent = draw(st.sampled_from(FRACTION_REFERENTS))
-    return Operation(actor, turn.kind, FractionPortion(Fraction(num), Fraction(den), referent))
+    return Operation(
+        actor=actor,
+        kind=turn.kind,
+        operand=FractionPortion(numerator=Fraction(num), denominator=Fraction(den), referent=referent),
+    )
 
 
 _OP_BUILDERS: Final[dict[str, Callable[[st.DrawFn, _World, _Turn], Operation | None]]] = {
@@ -361,7 +377,7 @@ def _cases(draw: st.DrawFn, kinds: tuple[OperationKind, ...], max_operations: in
             value = _amount(draw, family, unit)
             world.holdings[(entity, family)] = value * FAMILIES[family][unit]
             world.written[(entity, family)] = unit
-            initial.append(InitialPossession(entity, Quantity(value, unit)))
+            initial.append(InitialPossession(entity=entity, quantity=Quantity(value=value, unit=unit)))
     operations = []
     for _ in range(draw(st.integers(0, max_operations))):
         kind = draw(st.sampled_from(kinds))
@@ -378,7 +394,12 @@ def _cases(draw: st.DrawFn, kinds: tuple[OperationKind, ...], max_operations: in
     family = draw(st.sampled_from(askable))
     unit = _unit_in(draw, family)
     total = sum(v for (e, fam), v in world.holdings.items() if fam == family and asked_entity in (None, e))
-    graph = MathProblemGraph(entities, tuple(initial), tuple(operations), Unknown(asked_entity, unit))
+    graph = MathProblemGraph(
+        entities=entities,
+        initial_state=tuple(initial),
+        operations=tuple(operations),
+        unknown=Unknown(entity=asked_entity, unit=unit),
+    )
     return graph, Fraction(total) / FAMILIES[family][unit]
 
 
@@ -443,7 +464,7 @@ def _schema_valid(
     amount = magnitudes(max_value=30)
     entities = tuple(draw(st.lists(st.sampled_from(names), min_size=1, max_size=3, unique=True)))
     keys = draw(st.lists(st.tuples(st.sampled_from(entities), st.sampled_from(units)), unique=True, max_size=4))
-    initial = tuple(InitialPossession(e, Quantity(draw(amount), u)) for e, u in keys)
+    initial = tuple(InitialPossession(entity=e, quantity=Quantity(value=draw(amount), unit=u)) for e, u in keys)
     operations = []
     for _ in range(draw(st.integers(0, max_operations))):
         actor = draw(st.sampled_from(entities))
@@ -452,31 +473,41 @@ def _schema_valid(
         target = draw(st.sampled_from(others)) if kind == "transfer" else None
         operand: object
         if kind in ("add", "subtract", "multiply", "divide", "transfer"):
-            operand = Quantity(draw(amount), draw(st.sampled_from(units)))
+            operand = Quantity(value=draw(amount), unit=draw(st.sampled_from(units)))
         elif kind == "apply_rate":
-            operand = Rate(draw(positive), draw(st.sampled_from(units)), draw(st.sampled_from(units)))
+            operand = Rate(
+                value=draw(positive),
+                numerator_unit=draw(st.sampled_from(units)),
+                denominator_unit=draw(st.sampled_from(units)),
+            )
         elif kind == "compare_additive":
             more = draw(st.sampled_from(["more", "fewer"]))
             operand = Comparison(
-                draw(st.sampled_from(others)), more, delta=Quantity(draw(amount), draw(st.sampled_from(units)))
+                reference_actor=draw(st.sampled_from(others)),
+                direction=more,
+                delta=Quantity(value=draw(amount), unit=draw(st.sampled_from(units))),
             )
         elif kind == "compare_multiplicative":
             times = draw(st.booleans())
             below_one = st.fractions(Fraction(1, 8), Fraction(7, 8), max_denominator=8)
             operand = Comparison(
-                draw(st.sampled_from(others)),
-                "times" if times else "fraction",
+                reference_actor=draw(st.sampled_from(others)),
+                direction="times" if times else "fraction",
                 factor=draw(positive if times else below_one),
             )
         elif kind == "unit_partition":
-            operand = PartitionChunk(draw(positive), draw(st.sampled_from(units)), draw(st.sampled_from(units)))
+            operand = PartitionChunk(
+                value=draw(positive), unit=draw(st.sampled_from(units)), result_unit=draw(st.sampled_from(units))
+            )
         else:
             den = draw(st.integers(1, 6))
             referent = draw(st.sampled_from(FRACTION_REFERENTS))
-            operand = FractionPortion(Fraction(draw(st.integers(0, den))), Fraction(den), referent)
-        operations.append(Operation(actor, kind, operand, target))
-    unknown = Unknown(draw(st.sampled_from([*entities, None])), draw(st.sampled_from(units)))
-    return MathProblemGraph(entities, initial, tuple(operations), unknown)
+            operand = FractionPortion(
+                numerator=Fraction(draw(st.integers(0, den))), denominator=Fraction(den), referent=referent
+            )
+        operations.append(Operation(actor=actor, kind=kind, operand=operand, target=target))
+    unknown = Unknown(entity=draw(st.sampled_from([*entities, None])), unit=draw(st.sampled_from(units)))
+    return MathProblemGraph(entities=entities, initial_state=initial, operations=tuple(operations), unknown=unknown)
 
 
 _NEEDS_ANOTHER: Final[frozenset[str]] = frozenset({"transfer", "compare_additive", "compare_multiplicative"})

@@ -31,7 +31,7 @@ from verifier.model import BindingGraph, BoundEquation, BoundUnknown, QuestionFo
 _COUNT_KINDS = frozenset({"add", "subtract", "transfer", "multiply", "divide", "unit_partition", "fraction_portion"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class QuestionTarget:
     """The resolved target of one unknown: its entity (``None`` for a total), unit, state index and form."""
 
@@ -174,7 +174,12 @@ def resolve_target(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitVocabu
             "unmappable_question_form",
             f"the unknown records form {unknown.question_form!r} but the graph implies {form!r}",
         )
-    return QuestionTarget(binding.entity, unknown.expected_unit or binding.unit, unknown.state_index, form)
+    return QuestionTarget(
+        entity=binding.entity,
+        unit=unknown.expected_unit or binding.unit,
+        state_index=unknown.state_index,
+        question_form=form,
+    )
 
 
 __all__ = [

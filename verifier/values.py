@@ -63,7 +63,7 @@ def is_policy(value: object) -> TypeGuard[Policy]:
     return isinstance(value, str) and value in POLICIES
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Value:
     """An exact solved value: ``magnitude`` (``sympy.Rational``) in ``unit`` (a surface or lemma; ``None`` for a pure number)."""
 
@@ -86,12 +86,12 @@ class Value:
         """
         obj = json_object(data, path, {"magnitude", "unit"}, set())
         return cls(
-            rational(json_fraction(obj["magnitude"], f"{path}.magnitude")),
-            json_optional_text(obj["unit"], f"{path}.unit"),
+            magnitude=rational(json_fraction(obj["magnitude"], f"{path}.magnitude")),
+            unit=json_optional_text(obj["unit"], f"{path}.unit"),
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
     """The answer to one unknown.
 
@@ -140,14 +140,14 @@ class Answer:
                 "malformed_input", f"question_form must be one of {sorted(QUESTION_FORMS)}", f"{path}.question_form"
             )
         return cls(
-            rational(json_fraction(obj["value"], f"{path}.value")),
-            json_optional_text(obj["unit"], f"{path}.unit"),
-            form,
-            parse_state_index(obj["state_index"], f"{path}.state_index"),
+            value=rational(json_fraction(obj["value"], f"{path}.value")),
+            unit=json_optional_text(obj["unit"], f"{path}.unit"),
+            question_form=form,
+            state_index=parse_state_index(obj["state_index"], f"{path}.state_index"),
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TraceStep:
     """One step of the solution, replayable from the recorded data alone.
 
@@ -283,7 +283,7 @@ def _parse(text: str) -> Fraction:
     return Fraction(text)  # our own format_exact output: "a" or "a/b"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GraphReport:
     """Everything ``verify`` found about one graph.
 
@@ -472,7 +472,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
     return GraphReport(
         verdicts=verdicts,
         values={
-            name: Value(rational(v), _unit_text(solution.units.get(name)) or symbols[name].unit)
+            name: Value(magnitude=rational(v), unit=_unit_text(solution.units.get(name)) or symbols[name].unit)
             for name, v in solution.values.items()
             if name not in solution.refusals
         },
@@ -523,7 +523,10 @@ def _answer_stage(
             answers[unknown.symbol_id] = root if root is not None else reading  # type: ignore[assignment]
             continue
         answers[unknown.symbol_id] = Answer(
-            rational(reading.value), reading.unit, reading.question_form, reading.state_index
+            value=rational(reading.value),
+            unit=reading.unit,
+            question_form=reading.question_form,
+            state_index=reading.state_index,
         )
         if key not in steps:
             steps[key] = _answer_step(unknown.symbol_id, reading)
@@ -557,8 +560,8 @@ def _units_stage(graph: BindingGraph, vocab: UnitVocabulary) -> tuple[dict[str, 
 
 def _trace_step(step: StepRecord) -> TraceStep:
     return TraceStep(
-        step.action,
-        step.target,
+        action=step.action,
+        target=step.target,
         formula=step.formula,
         factors=tuple(sorted((k, format_exact(v)) for k, v in step.factors)),
         inputs=tuple(sorted((k, format_exact(v)) for k, v in step.inputs)),
@@ -573,8 +576,8 @@ def _answer_step(unknown_id: str, reading: Reading) -> TraceStep:
     if reading.offset:
         formula += f" + ({format_exact(reading.offset)})"
     return TraceStep(
-        "answer",
-        unknown_id,
+        action="answer",
+        target=unknown_id,
         formula=formula,
         factors=tuple(sorted((n, format_exact(f)) for n, _, f in reading.parts if f != 1)),
         inputs=tuple(sorted((n, format_exact(v)) for n, v, _ in reading.parts)),

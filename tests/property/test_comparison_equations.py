@@ -25,7 +25,7 @@ def _answer(graph: dict[str, object]) -> Answer | Refusal:
     try:
         bound = bind_math_problem_graph(graph_from_dict(graph), VOCAB)
     except MathGraphError as exc:
-        return Refusal(exc.reason, exc.detail)
+        return Refusal(reason=exc.reason, detail=exc.detail)
     (answer,) = verify(bound, VOCAB).answers.values()
     return answer
 

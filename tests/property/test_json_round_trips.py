@@ -74,7 +74,7 @@ def test_each_part_type_reads_its_own_layout() -> None:
         assert kind.from_json(part.to_json()) == part  # type: ignore[attr-defined]
         if value is not None:
             assert str(part.value) == value
-    assert Unknown.from_json({"unit": "apples"}) == Unknown(None, "apples")
+    assert Unknown.from_json({"unit": "apples"}) == Unknown(entity=None, unit="apples")
     assert InitialPossession.from_json({"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}).entity == "Sam"
     give = {"actor": "Sam", "kind": "transfer", "operand": {"unit": "apples", "value": 2}, "target": "Kim"}
     assert Operation.from_json(give).to_json() == give

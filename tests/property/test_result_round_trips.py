@@ -177,8 +177,8 @@ def test_a_bad_proof_is_refused_naming_the_field(change: dict[str, object], path
             {"value": "3", "unit": None, "question_form": "count", "state_index": "later"},
             "answer.state_index",
         ),
-        (TraceStep.from_json, {**TraceStep("fact", "a").to_json(), "action": "guess"}, "step.action"),
-        (TraceStep.from_json, {**TraceStep("fact", "a").to_json(), "inputs": {"a": 3}}, "step.inputs.a"),
+        (TraceStep.from_json, {**TraceStep(action="fact", target="a").to_json(), "action": "guess"}, "step.action"),
+        (TraceStep.from_json, {**TraceStep(action="fact", target="a").to_json(), "inputs": {"a": 3}}, "step.inputs.a"),
         (Verdict.from_json, {"status": "admitted", "unit_proof": "unverified"}, "verdict.status"),
         (
             Verdict.from_json,
@@ -198,7 +198,10 @@ def test_bad_result_json_is_refused_naming_the_field(reader: object, data: objec
 def test_a_report_with_an_answer_of_both_kinds_is_refused() -> None:
     """An answer entry holds an answer or a refusal, not both and not neither."""
     report = {"policy": "count_exact", "verdicts": {}, "values": {}, "refusals": {}, "trace": []}
-    both = {"answer": Answer(3, None, "count", "terminal").to_json(), "refusal": Refusal("unit_mismatch", "").to_json()}
+    both = {
+        "answer": Answer(value=3, unit=None, question_form="count", state_index="terminal").to_json(),
+        "refusal": Refusal(reason="unit_mismatch", detail="").to_json(),
+    }
     for entry in (both, {}):
         with pytest.raises(BindingGraphError) as info:
             GraphReport.from_json({**report, "answers": {"u": entry}})

@@ -277,13 +277,13 @@ def test_recorded_verdict_is_kept_verbatim() -> None:
     graph, recorded = parse_canonical_text(text)
     rec = recorded["op_000_result"]
     assert rec == RecordedVerdict(
-        "op_000_result",
-        "multiply",
-        "multiply(Sam, 3 dollars)",
-        ("op_000__multiplicand", "q_sam_dollars_t0"),
-        "admitted",
-        "multiply: [money,money] -> money^2",
-        None,
+        lhs_symbol_id="op_000_result",
+        operation_kind="multiply",
+        rhs_canonical="multiply(Sam, 3 dollars)",
+        dependencies=("op_000__multiplicand", "q_sam_dollars_t0"),
+        status="admitted",
+        unit_proof="multiply: [money,money] -> money^2",
+        refusal_reason=None,
     )
     assert rec.outcome == "multiply: [money,money] -> money^2"
     (eq,) = graph.equations

@@ -273,16 +273,21 @@ def test_schema_refuses_malformed_graphs(data: dict[str, object], field: str) ->
 def test_operand_type_is_fixed_by_kind_on_construction() -> None:
     """Building the dataclasses directly, an operand of the wrong type for its kind is refused."""
     wrong: list[tuple[OperationKind, Operand]] = [
-        ("add", Rate(Fraction(1), "dollars", "hours")),
-        ("multiply", Comparison("Kim", "times", factor=Fraction(2))),
-        ("apply_rate", Quantity(Fraction(1), "apples")),
-        ("compare_additive", Quantity(Fraction(1), "apples")),
-        ("unit_partition", FractionPortion(Fraction(1), Fraction(2), "sections")),
-        ("fraction_portion", PartitionChunk(Fraction(1), "feet", "sections")),
+        ("add", Rate(value=Fraction(1), numerator_unit="dollars", denominator_unit="hours")),
+        ("multiply", Comparison(reference_actor="Kim", direction="times", factor=Fraction(2))),
+        ("apply_rate", Quantity(value=Fraction(1), unit="apples")),
+        ("compare_additive", Quantity(value=Fraction(1), unit="apples")),
+        ("unit_partition", FractionPortion(numerator=Fraction(1), denominator=Fraction(2), referent="sections")),
+        ("fraction_portion", PartitionChunk(value=Fraction(1), unit="feet", result_unit="sections")),
     ]
     for kind, operand in wrong:
         with pytest.raises(MathGraphError) as info:
-            MathProblemGraph(("Sam", "Kim"), (), (Operation("Sam", kind, operand),), Unknown("Sam", "apples"))
+            MathProblemGraph(
+                entities=("Sam", "Kim"),
+                initial_state=(),
+                operations=(Operation(actor="Sam", kind=kind, operand=operand),),
+                unknown=Unknown(entity="Sam", unit="apples"),
+            )
         assert info.value.reason == "malformed_input"
         assert info.value.path == "operations[0].operand"
         assert type(operand).__name__ in info.value.detail
@@ -379,7 +384,7 @@ def test_graph_from_dict_reads_exact_numbers() -> None:
     g = graph_from_dict(read_json(text))
     assert g.initial_state[0].quantity.value == Fraction(1)
     assert g.initial_state[1].quantity.value == Fraction(7, 2)
-    assert g.operations[0].operand == Quantity(Fraction(5, 2), "apples")
+    assert g.operations[0].operand == Quantity(value=Fraction(5, 2), unit="apples")
     assert g.as_json()["operations"] == [{"actor": "Sam", "kind": "add", "operand": {"unit": "apples", "value": "5/2"}}]
 
 
@@ -878,9 +883,11 @@ def test_dataclasses_build_the_same_graph(nouns: UnitVocabulary) -> None:
     """A graph built from the dataclasses equals the one read from JSON and binds identically."""
     built = MathProblemGraph(
         entities=("Sam", "Kim"),
-        initial_state=(InitialPossession("Sam", Quantity(Fraction(5), "apples")),),
-        operations=(Operation("Sam", "transfer", Quantity(Fraction(2), "apples"), target="Kim"),),
-        unknown=Unknown("Kim", "apples"),
+        initial_state=(InitialPossession(entity="Sam", quantity=Quantity(value=Fraction(5), unit="apples")),),
+        operations=(
+            Operation(actor="Sam", kind="transfer", operand=Quantity(value=Fraction(2), unit="apples"), target="Kim"),
+        ),
+        unknown=Unknown(entity="Kim", unit="apples"),
     )
     read = graph_from_dict(
         graph(

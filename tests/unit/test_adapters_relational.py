@@ -157,7 +157,9 @@ def test_chain_and_reverse(nouns: UnitVocabulary) -> None:
         [{"kind": "fact", "entity": "ann", "value": 8}, *chain],
         {"entity": "cy", "unit": "stickers"},
     )
-    assert answer_of(forward, nouns) == Answer(sympy.Integer(11), "stickers", "difference", "terminal")
+    assert answer_of(forward, nouns) == Answer(
+        value=sympy.Integer(11), unit="stickers", question_form="difference", state_index="terminal"
+    )
     backward = bind_relations(
         [*chain, {"kind": "fact", "entity": "cy", "value": 11}],
         {"entity": "ann", "unit": "stickers"},

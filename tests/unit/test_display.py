@@ -58,8 +58,15 @@ def test_proof_and_verdict_views() -> None:
 def test_crosscheck_html_groups_by_category() -> None:
     """Counts by category, and the examples of each disagreement."""
     pairs = [
-        CrosscheckPair("c1", "r", "admitted", "admitted", "agree"),
-        CrosscheckPair("c2", "s", "refused", "admitted", "theirs_admits_dimension_mismatch", "length + mass"),
+        CrosscheckPair(case_id="c1", lhs_symbol_id="r", ours="admitted", theirs="admitted", category="agree"),
+        CrosscheckPair(
+            case_id="c2",
+            lhs_symbol_id="s",
+            ours="refused",
+            theirs="admitted",
+            category="theirs_admits_dimension_mismatch",
+            detail="length + mass",
+        ),
     ]
     html = CrosscheckReport.from_pairs(pairs)._repr_html_()
     assert "<td>theirs_admits_dimension_mismatch</td><td>1</td>" in html

@@ -83,12 +83,12 @@ def test_the_messages_keep_their_shapes() -> None:
 def test_from_error_gives_the_message_without_its_reason() -> None:
     """Refusal.from_error keeps the reason and the message without its reason as the detail."""
     unit = _raised(CASES["unit"])
-    assert Refusal.from_error(unit) == Refusal("unknown_unit", unit.explain())
+    assert Refusal.from_error(unit) == Refusal(reason="unknown_unit", detail=unit.explain())
     assert Refusal.from_error(unit).detail.startswith("'feets' at facts[0].unit: ")
     target = _raised(CASES["question target"])
-    assert Refusal.from_error(target) == Refusal("unmappable_question_form", "no form fits")
+    assert Refusal.from_error(target) == Refusal(reason="unmappable_question_form", detail="no form fits")
     model = _raised(CASES["model"])
-    assert Refusal.from_error(model) == Refusal("malformed_input", f"at source_span: {model.detail}")
+    assert Refusal.from_error(model) == Refusal(reason="malformed_input", detail=f"at source_span: {model.detail}")
 
 
 def test_a_reason_outside_the_vocabulary_is_refused_at_construction() -> None:
@@ -122,7 +122,7 @@ def test_the_base_is_public_in_units_and_verifier() -> None:
 
 def test_a_records_error_pickles_with_its_bad_lines() -> None:
     """A RecordsError pickles back with its fields and each bad line's source, number and error."""
-    bad = BadRecord("cases.jsonl", 7, MathGraphError("malformed_input", "not JSON", "line"))
+    bad = BadRecord(source="cases.jsonl", line=7, error=MathGraphError("malformed_input", "not JSON", "line"))
     exc = RecordsError("cases.jsonl", (bad,))
     back = pickle.loads(pickle.dumps(exc))  # noqa: S301 - our own bytes
     assert type(back) is RecordsError

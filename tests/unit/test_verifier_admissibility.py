@@ -806,21 +806,21 @@ def test_verdict_json() -> None:
     [
         ("admitted", None, None),
         ("refused", None, None),
-        ("pending", None, Refusal("unit_mismatch", "x")),
-        ("admitted", None, Refusal("unit_mismatch", "x")),
+        ("pending", None, Refusal(reason="unit_mismatch", detail="x")),
+        ("admitted", None, Refusal(reason="unit_mismatch", detail="x")),
     ],
 )
 def test_verdict_invariants(status: str, proof: UnitProof | None, refusal: Refusal | None) -> None:
     """A Verdict holds a proof iff admitted and a refusal iff refused."""
     with pytest.raises(ValueError, match=r"verdict|status"):
-        Verdict(status, proof=proof, refusal=refusal)  # type: ignore[arg-type]  # bad statuses are the point
+        Verdict(status=status, proof=proof, refusal=refusal)  # type: ignore[arg-type]  # bad statuses are the point
 
 
 def test_refusal_reason_closed() -> None:
     """Refusal only takes reasons of the closed vocabulary."""
     with pytest.raises(ValueError, match="not a refusal reason"):
-        Refusal("made_up", "x")  # type: ignore[arg-type]  # the runtime check is what is tested
-    assert str(Refusal("unit_mismatch", "a is length")) == "unit_mismatch: a is length"
+        Refusal(reason="made_up", detail="x")  # type: ignore[arg-type]  # the runtime check is what is tested
+    assert str(Refusal(reason="unit_mismatch", detail="a is length")) == "unit_mismatch: a is length"
 
 
 def test_proof_operands_in_sorted_dependency_order() -> None:
