@@ -169,6 +169,10 @@ class Lexicon:
     discrepancies: tuple[Discrepancy, ...] = ()
     source: str = ""
 
+    def __hash__(self) -> int:
+        """A hash agreeing with ``==``: ``conversions`` is hashed as a set of items (its order is no part of equality)."""
+        return hash((self.entries, frozenset(self.conversions.items()), self.discrepancies, self.source))
+
     def surfaces(self) -> Iterator[tuple[str, LexiconEntry]]:
         """Yield ``(surface, entry)`` pairs in file order."""
         for entry in self.entries:

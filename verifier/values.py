@@ -308,6 +308,19 @@ class GraphReport:
     policy: Policy = "count_exact"
     labels: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
+    def __hash__(self) -> int:
+        """A hash agreeing with ``==``: the mappings are hashed as sets of items (their order is no part of equality)."""
+        return hash(
+            (
+                frozenset(self.verdicts.items()),
+                frozenset(self.values.items()),
+                frozenset(self.refusals.items()),
+                frozenset(self.answers.items()),
+                self.trace,
+                self.policy,
+            )
+        )
+
     def replay(self) -> dict[str, sympy.Rational]:
         """Recompute the trace (see :func:`replay`) and check it reproduces every answer.
 

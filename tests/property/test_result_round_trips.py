@@ -10,6 +10,7 @@ JSON text on the way.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from fractions import Fraction
@@ -56,9 +57,10 @@ def _read(part: object, vocab: UnitVocabulary) -> object:
 
 
 def _check_report(report: GraphReport, vocab: UnitVocabulary) -> None:
-    """The report and each part read back equal, with equal hashes (a report holds dicts: no hash)."""
+    """The report and each part read back equal, with equal hashes."""
     again = GraphReport.from_json(_through_text(report.to_json()), vocab=vocab)
     assert again == report
+    assert hash(again) == hash(report)
     assert again.to_json() == report.to_json()
     assert list(again.answers) == list(report.answers)  # order kept
     for part in _parts(report):
@@ -206,3 +208,15 @@ def test_a_report_with_an_answer_of_both_kinds_is_refused() -> None:
         with pytest.raises(BindingGraphError) as info:
             GraphReport.from_json({**report, "answers": {"u": entry}})
         assert info.value.path == "report.answers.u"
+
+
+def test_a_report_hashes_as_it_compares() -> None:
+    """Equal reports whose mappings hold their items in another order are equal and hash equal; a changed one differs."""
+    report = next(r for _, r, _ in _lane_reports() if len(r.verdicts) > 1)
+    shuffled = dataclasses.replace(report, verdicts=dict(reversed(list(report.verdicts.items()))))
+    assert list(shuffled.verdicts) != list(report.verdicts)
+    assert shuffled == report
+    assert hash(shuffled) == hash(report)
+    other = dataclasses.replace(report, policy="integer" if report.policy == "count_exact" else "count_exact")
+    assert other != report
+    assert {report, shuffled, other} == {report, other}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 from fractions import Fraction
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from units import UnitRefusal, UnitVocabulary, load_lexicon
+from units import UnitRefusal, UnitVocabulary, default_vocabulary, load_lexicon
 from units.errors import LexiconError
 from units.lexicon import CONVERSIONS_FILE, LEXICON_FILE, MAX_FILE_BYTES, load_embedded
 
@@ -468,3 +469,12 @@ def test_an_upstream_edge_to_a_list_is_a_typed_row_error(upstream: Path, tmp_pat
     (error,) = info.value.errors
     assert error.path.endswith(":1")
     assert "strings" in error.detail
+
+
+def test_a_lexicon_hashes_as_it_compares() -> None:
+    """The lexicon is a hashable value: equal lexicons (conversions in any order) hash equal."""
+    lexicon = default_vocabulary().lexicon
+    reordered = dataclasses.replace(lexicon, conversions=dict(reversed(list(lexicon.conversions.items()))))
+    assert reordered == lexicon
+    assert hash(reordered) == hash(lexicon)
+    assert len({lexicon, reordered}) == 1
