@@ -270,13 +270,14 @@ def _equations(read: _Lines) -> tuple[list[BoundEquation], dict[str, RecordedVer
         MathGraphError: the first line that does not bind, naming it.
     """
     by_id = {s.symbol_id: s for s in read.symbols}
+    facts = {f.symbol_id: f for f in read.facts}
     equations: list[BoundEquation] = []
     recorded: dict[str, RecordedVerdict] = {}
     for number, m in read.raw_equations:
         where = f"line {number}"
         deps = tuple(d for d in m["deps"].split(",") if d)
         try:
-            equations.append(_equation(m, deps, by_id, where))
+            equations.append(_equation(m, deps, by_id, facts, where))
         except BindingGraphError as exc:
             raise MathGraphError(exc.reason, exc.detail, where) from None
         recorded[m["lhs"]] = RecordedVerdict(
@@ -291,9 +292,15 @@ def _equations(read: _Lines) -> tuple[list[BoundEquation], dict[str, RecordedVer
     return equations, recorded
 
 
-def _equation(m: re.Match[str], deps: tuple[str, ...], by_id: dict[str, SymbolBinding], where: str) -> BoundEquation:
-    """One ``E`` line as an equation; its parts (call form, ``op=``, ``literal_unit=``, owner) must agree."""
-    rhs, literal_unit = _rhs(m["rhs"], m["op"], m["lhs"], deps, by_id, where=where)
+def _equation(
+    m: re.Match[str],
+    deps: tuple[str, ...],
+    by_id: dict[str, SymbolBinding],
+    facts: dict[str, BoundFact],
+    where: str,
+) -> BoundEquation:
+    """One ``E`` line as an equation; its parts (call form, ``op=``, ``literal_unit=``, owner, facts) must agree."""
+    rhs, literal_unit = _rhs(m["rhs"], m["op"], m["lhs"], deps, by_id, facts, where=where)
     if _CALL.fullmatch(m["rhs"]) is None and (
         len(set(deps)) != len(deps) or set(deps) != {s.name for s in rhs.free_symbols}
     ):
@@ -367,8 +374,15 @@ def _suffixed(deps: tuple[str, ...], suffix: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _rhs(
-    text: str, op: str, lhs: str, deps: tuple[str, ...], by_id: dict[str, SymbolBinding], *, where: str
+def _rhs(  # noqa: PLR0917 -- the parts of one E line, in the line's order
+    text: str,
+    op: str,
+    lhs: str,
+    deps: tuple[str, ...],
+    by_id: dict[str, SymbolBinding],
+    facts: dict[str, BoundFact],
+    *,
+    where: str,
 ) -> tuple[sympy.Expr, str | None]:
     """Build the right-hand side from a call form or from arithmetic text.
 
@@ -406,6 +420,7 @@ def _rhs(
         state=state,
         deps=deps,
         by_id=by_id,
+        facts=facts,
         where=where,
     )
     return reader(call)
@@ -421,6 +436,7 @@ class _Call:
         arg: the text after the actor (``7 dollars``, ``more(Bo, delta=4 dollars)``).
         state: the actor's state the call reads (``0`` for an untouched actor).
         deps, by_id: the line's dependencies and the graph's symbols.
+        facts: the graph's facts by symbol (a call's number must be its operand's fact).
         where: the line, for errors.
     """
 
@@ -431,6 +447,7 @@ class _Call:
     state: sympy.Expr
     deps: tuple[str, ...]
     by_id: dict[str, SymbolBinding]
+    facts: dict[str, BoundFact]
     where: str
 
     def quantity(self) -> tuple[sympy.Expr, str]:
@@ -447,6 +464,34 @@ class _Call:
                 self.where,
             )
         return rational(exact(qty["num"], self.where)), qty["unit"]
+
+
+def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: str = "") -> None:
+    """The call's written ``<number> <unit>`` is its operand's fact (a line whose parts disagree is refused).
+
+    ``multiply(Sam, 3 dollars)`` over ``op_000__multiplicand`` needs that symbol's fact to
+    be 3 (in dollars, when the fact names a unit), and the dollars to be the unit of the
+    state it scales, when that state names one.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the line.
+    """
+    value = exact(written, call.where)
+    fact = call.facts.get(operand)
+    if fact is None or exact(fact.value, call.where) != value or fact.unit not in (None, unit):
+        found = "no fact" if fact is None else f"F {operand} = {fact.value} unit={fact.unit}"
+        raise MathGraphError(
+            "malformed_input",
+            f"{call.kind}(...) writes {format_exact(value)} {shown or unit}, but {found}: the line disagrees with the facts",
+            call.where,
+        )
+    state = call.by_id.get(str(call.state)) if isinstance(call.state, sympy.Symbol) else None
+    if call.kind in {"multiply", "divide"} and state is not None and state.unit not in (None, unit):
+        raise MathGraphError(
+            "malformed_input",
+            f"{call.kind}(...) names {unit}, but the state it reads, {state.symbol_id}, is in {state.unit}",
+            call.where,
+        )
 
 
 def _add_call(call: _Call) -> tuple[sympy.Expr, str | None]:
@@ -475,15 +520,19 @@ def _transfer_call(call: _Call) -> tuple[sympy.Expr, str | None]:
 
 def _multiply_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     """``multiply(A, 3 dollars)``: the actor's state times the ``*__multiplicand`` dependency, else the number."""
-    value, _ = call.quantity()
+    value, unit = call.quantity()
     scalar = _suffixed(call.deps, "__multiplicand")
+    if scalar:
+        _agree(call, scalar, value, unit)
     return (call.state * symbol(scalar) if scalar else call.state * value), None
 
 
 def _divide_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     """``divide(A, 4 dollars)``: the actor's state over the ``*__divisor`` dependency, else the number (not 0)."""
-    value, _ = call.quantity()
+    value, unit = call.quantity()
     divisor = _suffixed(call.deps, "__divisor")
+    if divisor:
+        _agree(call, divisor, value, unit)
     if divisor is None and value == 0:
         raise MathGraphError("division_by_zero", "divide(...) by the literal 0", call.where)
     return (call.state / symbol(divisor) if divisor else call.state / value), None
@@ -495,6 +544,20 @@ def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     quantity = next((d for d in call.deps if d != rate), None)
     if rate is None or quantity is None:
         raise MathGraphError("malformed_input", "apply_rate(...) needs a *__rate and a quantity dependency", call.where)
+    value, written = call.quantity()
+    numerator, slash, denominator = written.partition("/")
+    if not slash or not numerator or not denominator:
+        raise MathGraphError(
+            "malformed_input", f"expected '<number> X/Y' in apply_rate(...), found {call.arg[:40]!r}", call.where
+        )
+    _agree(call, rate, value, f"{numerator}_per_{denominator}", shown=written)
+    rate_unit = call.by_id[rate].unit if rate in call.by_id else None
+    if rate_unit not in (None, f"{numerator}_per_{denominator}"):
+        raise MathGraphError(
+            "malformed_input",
+            f"apply_rate(...) writes a rate in {written}, but {rate} is in {rate_unit}: the line disagrees with itself",
+            call.where,
+        )
     return symbol(rate) * symbol(quantity), None
 
 
@@ -510,17 +573,54 @@ def _compare_call(call: _Call) -> tuple[sympy.Expr, str | None]:
             f"expected more|fewer|times|fraction(REF, delta=|factor=...), found {call.arg[:40]!r}",
             call.where,
         )
+    _check_direction(call.kind, cmp["dir"], cmp["key"], call.where)
     ref_id = _owned(cmp["ref"], call.deps, call.by_id, call.where) or _single_state(cmp["ref"], call.by_id, call.where)
     ref = symbol(ref_id)
     if cmp["key"] != "delta":
-        return rational(exact(cmp["val"], call.where)) * ref, None
+        factor = exact(cmp["val"], call.where)
+        if factor <= 0 or (cmp["dir"] == "fraction" and factor >= 1):
+            raise MathGraphError(
+                "malformed_input",
+                f"a factor is positive, and below 1 for 'fraction' ('times' multiplies by more); found {cmp['val'][:40]!r}",
+                call.where,
+            )
+        return rational(factor) * ref, None
     qty = _QTY.fullmatch(cmp["val"])
     if qty is None:
         raise MathGraphError(
             "malformed_input", f"expected delta=<number> <unit>, found {cmp['val'][:40]!r}", call.where
         )
+    delta = exact(qty["num"], call.where)
+    if delta < 0:
+        raise MathGraphError(
+            "malformed_input",
+            f"a delta is not negative (found {qty['num'][:40]}): the direction more/fewer carries the sign",
+            call.where,
+        )
     sign = -1 if cmp["dir"] == "fewer" else 1
-    return ref + sign * rational(exact(qty["num"], call.where)), qty["unit"]
+    return ref + sign * rational(delta), qty["unit"]
+
+
+_COMPARISON_FORMS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
+    "compare_additive": (("more", "fewer"), "delta"),
+    "compare_multiplicative": (("times", "fraction"), "factor"),
+}
+"""Each comparison kind's directions and the one argument it takes (as the math graph's, SPEC §5)."""
+
+
+def _check_direction(kind: str, direction: str, key: str, where: str) -> None:
+    """A comparison's direction and argument fit its kind: ``fewer(B, factor=2)`` is no ``compare_multiplicative``.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the line (a line whose parts disagree).
+    """
+    directions, wanted = _COMPARISON_FORMS[kind]
+    if direction not in directions or key != wanted:
+        raise MathGraphError(
+            "malformed_input",
+            f"{kind} takes {' or '.join(directions)}(REF, {wanted}=...), found {direction}(..., {key}=...)",
+            where,
+        )
 
 
 _CALL_FORMS: Final[dict[str, Callable[[_Call], tuple[sympy.Expr, str | None]]]] = {

@@ -163,7 +163,8 @@ def _parse_relation(rel: object, path: str, order: dict[str, None]) -> _Relation
     """One relation, its entities added to ``order`` as they are read.
 
     Checks, in order: the kind, the fields, the entity, the compared entity, a sum's
-    parts, the number, and that a ``times_as_many`` factor is positive.
+    parts, the number, that a ``times_as_many`` factor is positive, and that a
+    ``more_than``/``fewer_than`` delta is not negative (the kind carries the sign).
 
     Raises:
         MathGraphError: ``malformed_input`` naming the field.
@@ -193,6 +194,12 @@ def _parse_relation(rel: object, path: str, order: dict[str, None]) -> _Relation
     number = next((exact(rel[key], f"{path}.{key}") for key in _NUMBER_KEYS if key in rel), Fraction(0))
     if kind == "times_as_many" and number <= 0:
         raise MathGraphError("malformed_input", "a factor must be positive", f"{path}.factor")
+    if kind in {"more_than", "fewer_than"} and number < 0:  # as the math graph's comparisons (SPEC §5)
+        raise MathGraphError(
+            "malformed_input",
+            f"a delta is not negative (found {format_exact(number)}): the kind more_than/fewer_than carries the sign",
+            f"{path}.delta",
+        )
     return _Relation(kind=kind, entity=entity, path=path, ref=ref, parts=parts, number=number)
 
 

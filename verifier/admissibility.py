@@ -55,6 +55,7 @@ from verifier.roles import roles_of
 ADDITIVE_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "compare_additive"})
 
 _COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_TEMPERATURE: Final[DimensionVector] = DimensionVector.from_axes({"temperature": 1})
 _ONE: Final[Fraction] = Fraction(1)
 _PAIR: Final[int] = 2  # the operands of a binary operation, or the two factors of a product
 _RATIO_MEMO_SIZE: Final[int] = 4096  # distinct unit pairs remembered before the ratio memo starts over
@@ -645,12 +646,64 @@ def _no_temperature_change(eq: BoundEquation, result: UnitRef | None) -> None:
 
     A temperature is a reading (SPEC §3): 2 x 300 K, 300 K / 2 or 2 K per hour x 3 h is no reading.
     """
-    if result is not None and result.kind == (("[temperature]", 1),):
+    if result is not None and result.dimension == _TEMPERATURE:  # Kelvin, and the unscaled degree too
         raise _Refuse(
             "unit_mismatch",
             f"{eq.lhs_symbol_id} would be a temperature computed by {eq.operation_kind}: that is a change of"
             " temperature, and the vocabulary has no unit of temperature difference (only readings)",
         )
+
+
+def _no_reading_as_factor(eq: BoundEquation, *operands: _Operand) -> None:
+    """A temperature reading is no factor, dividend or divisor of quantities, nor what a rate applies to.
+
+    300 K over 2 hours is no "150 K per hour", and 2 dollars per K times 300 K no price:
+    a reading is a level, not an amount (SPEC §3).
+
+    Raises:
+        _Refuse: ``unit_mismatch`` naming the reading.
+    """
+    for op in operands:
+        if op.ref is not None and op.dimension == _TEMPERATURE:
+            raise _Refuse(
+                "unit_mismatch",
+                f"{op.symbol_id} is a temperature reading ({op.ref.lemma}): {eq.operation_kind} does not take a"
+                " reading as an amount (temperatures are not amounts)",
+            )
+
+
+def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand]) -> None:
+    """Temperatures are not amounts: no transfer of one, and no sum of two readings (a reading plus a change is fine).
+
+    ``A + B`` of two entities' readings (300 K + 30 K) has no meaning, as the total of
+    temperatures over entities has none; ``A - B`` is a difference and stays admitted.
+
+    Raises:
+        _Refuse: ``offset_unit_arithmetic`` (the reason of a total of temperatures).
+    """
+    temperatures = [op for op in operands if op.ref is not None and op.dimension == _TEMPERATURE]
+    if not temperatures:
+        return
+    if eq.operation_kind == "transfer":
+        raise _Refuse(
+            "offset_unit_arithmetic",
+            f"a transfer of {temperatures[0].ref.lemma if temperatures[0].ref else 'temperature'}: a temperature is"
+            " a reading, not an amount that moves between entities",
+        )
+    added = {term.name for term in _positive_terms(eq.rhs)}
+    readings = [op.symbol_id for op in temperatures if op.symbol_id in added]
+    if len(readings) > 1:
+        raise _Refuse(
+            "offset_unit_arithmetic",
+            f"{' + '.join(readings)} adds temperature readings: a sum of temperatures has no meaning"
+            " (temperatures are not amounts)",
+        )
+
+
+def _positive_terms(rhs: sympy.Expr) -> list[sympy.Symbol]:
+    """The symbols a signed sum adds (``a + b - c``: ``a`` and ``b``)."""
+    terms = rhs.args if isinstance(rhs, sympy.Add) else (rhs,)
+    return [term for term in terms if isinstance(term, sympy.Symbol)]
 
 
 _Monomial = tuple["sympy.Rational", dict[str, int]]
@@ -796,6 +849,7 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     for other in operands[1:]:
         _same_kind(first, other)
     _no_offset(*operands)
+    _no_sum_of_readings(eq, deps)
     result = first.ref
     parts = [(op, "operand", op.dimension, _ratio(op.ref, result)) for op in operands]
     return _proof(eq, parts, result, first.dimension, lhs_ref)
@@ -864,6 +918,7 @@ def _product(eq: BoundEquation, deps: list[_Operand], bearing: list[_Operand], l
             " (multiply otherwise scales one state by dimensionless scalars)",
         )
     _no_offset(*bearing)
+    _no_reading_as_factor(eq, *bearing)
     powers: dict[str, int] = {}
     dimension = DIMENSIONLESS
     scale = _ONE
@@ -921,6 +976,7 @@ def _divide(c: _KindInputs) -> UnitProof:
             (divisor, "divisor", DIMENSIONLESS, _scale(divisor.ref)),
         ]
         return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), dividend.ref, dividend.dimension, lhs_ref)
+    _no_reading_as_factor(eq, dividend, divisor)
     quotient_dim = dividend.dimension / divisor.dimension
     if dividend.ref is not None and dividend.ref.kind == divisor.ref.kind:
         result = None  # like over like: a pure number
@@ -994,6 +1050,7 @@ def _apply_rate(c: _KindInputs) -> UnitProof:
     if rate.ref is None or quantity.ref is None:
         raise _Refuse("rate_form_invalid", "the rate and the quantity must both carry units")
     _no_offset(quantity)
+    _no_reading_as_factor(eq, quantity)
     result, den, den_dim = _rate_units(rate.ref, vocab)
     if quantity.dimension != den_dim:
         raise _Refuse(

@@ -52,8 +52,9 @@ CATEGORY_INFO: Final[Mapping[str, Category]] = {
         _category(
             "theirs_admits_offset_temperature_arithmetic",
             "theirs",
-            "theirs does arithmetic on absolute temperatures (Celsius, Fahrenheit)",
-            "offset temperatures follow pint's non-multiplicative rules: adding two absolute temperatures is refused",
+            "theirs does arithmetic on absolute temperatures (Celsius, Fahrenheit), or adds two readings (Kelvin too)",
+            "offset temperatures follow pint's non-multiplicative rules: adding two absolute temperatures is refused;"
+            " a temperature is a reading, not an amount, so no two readings add, in any unit",
             "SPEC §3 Registry",
         ),
         _category(

@@ -38,6 +38,9 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 PROGRESS_DELAY_S = 1.0
 """A run that has taken longer than this shows a progress bar on stderr (a terminal only)."""
 
+MAX_PROCESSES = 256
+"""Most worker processes ``score --processes`` starts (each is forked up front; more is a typo, not a plan)."""
+
 
 class _Usage(Exception):
     pass
@@ -579,11 +582,14 @@ def _score_usage(args: argparse.Namespace) -> Path | None:
     """Check ``score``'s options and files before any work: the ``--rows`` file to write, if any.
 
     Raises:
-        _Usage: fewer than one process, both ``--processes`` and ``--dask``, a ``--rows``
-            file that cannot be written, or an input file that is missing or empty.
+        _Usage: processes outside 1 to :data:`MAX_PROCESSES`, a negative ``--examples``,
+            both ``--processes`` and ``--dask``, a ``--rows`` file that cannot be written
+            or that is one of the inputs, or an input file that is missing or empty.
     """
-    if args.processes < 1:
-        raise _Usage(f"--processes must be at least 1, found {args.processes}")
+    if not 1 <= args.processes <= MAX_PROCESSES:
+        raise _Usage(f"--processes must be from 1 to {MAX_PROCESSES}, found {args.processes}")
+    if args.examples < 0:
+        raise _Usage(f"--examples must be at least 0, found {args.examples}")
     if args.dask and args.processes > 1:
         raise _Usage("give --processes or --dask, not both")
     rows = _output_file(args.rows) if args.rows else None
@@ -591,6 +597,8 @@ def _score_usage(args: argparse.Namespace) -> Path | None:
         path = _input_file(name)
         if not _has_content(path):
             raise _Usage(f"{name}: the file is empty (no record to score)")
+        if rows is not None and rows.resolve() == path.resolve():
+            raise _Usage(f"--rows {args.rows} is an input file: writing the rows would overwrite the corpus")
     return rows
 
 

@@ -874,9 +874,17 @@ class BindingGraph:
                     self._known(dep, f"equations[{i}].dependencies")
 
     def _check_unknowns(self, operations: int) -> None:
-        """Each unknown names a known symbol, and an operation index below the graph's count of operations."""
+        """Each unknown names a known symbol no other unknown names, and an operation index below the count of operations.
+
+        Two unknowns of one symbol would ask two questions of one answer (another state
+        or unit): the graph is refused rather than one of them chosen.
+        """
+        asked: set[str] = set()
         for i, unk in enumerate(self.unknowns):
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
+            if unk.symbol_id in asked:
+                raise _fail(f"{unk.symbol_id!r} is asked by two unknowns", f"unknowns[{i}].symbol_id")
+            asked.add(unk.symbol_id)
             if isinstance(unk.state_index, OperationIndex) and unk.state_index.index >= operations:
                 raise _fail(
                     f"operation index {unk.state_index.index} >= {operations} operations",

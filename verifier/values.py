@@ -201,20 +201,29 @@ class TraceStep:
 
         Raises:
             BindingGraphError: ``malformed_input`` naming the field (an action outside
-                :data:`TRACE_ACTIONS`, a non-string value).
+                :data:`TRACE_ACTIONS`, a non-string value, a value, factor or input that
+                is not an exact number as a trace writes it: ``"7/2"``, ``"-3"``).
         """
         keys = {"action", "target", "formula", "factors", "inputs", "value", "unit", "note"}
         obj = json_object(data, path, keys, set())
         action = json_text(obj["action"], f"{path}.action")
         if action not in TRACE_ACTIONS:
             raise BindingGraphError("malformed_input", f"action must be one of {list(TRACE_ACTIONS)}", f"{path}.action")
+        value = json_text(obj["value"], f"{path}.value")
+        if value or action not in {"refuse", "solve"}:  # these record no value (a solve, its inputs); others do
+            _exact_text(value, f"{path}.value")
+        factors = tuple(sorted(json_pairs(obj["factors"], f"{path}.factors")))
+        inputs = tuple(sorted(json_pairs(obj["inputs"], f"{path}.inputs")))
+        for part, pairs in (("factors", factors), ("inputs", inputs)):
+            for name, text in pairs:
+                _exact_text(text, f"{path}.{part}.{name}")
         return cls(
             action=action,
             target=json_text(obj["target"], f"{path}.target"),
             formula=json_text(obj["formula"], f"{path}.formula"),
-            factors=tuple(sorted(json_pairs(obj["factors"], f"{path}.factors"))),
-            inputs=tuple(sorted(json_pairs(obj["inputs"], f"{path}.inputs"))),
-            value=json_text(obj["value"], f"{path}.value"),
+            factors=factors,
+            inputs=inputs,
+            value=value,
             unit=json_optional_text(obj["unit"], f"{path}.unit"),
             note=json_text(obj["note"], f"{path}.note"),
         )
@@ -420,6 +429,16 @@ class GraphReport:
             ),
             policy=policy,
         )
+
+
+def _exact_text(text: str, path: str) -> None:
+    """``text`` is an exact number as :func:`units.exact.format_exact` writes it (``"7/2"``), so replay reads it.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` naming ``path``.
+    """
+    if format_exact(json_fraction(text, path)) != text:
+        raise BindingGraphError("malformed_input", f"{clip(text)} is not an exact number as a trace writes it", path)
 
 
 def _members(data: object, path: str) -> list[tuple[str, object]]:

@@ -127,7 +127,14 @@ def test_crosscheck_command() -> None:
     assert code == 0
     assert "theirs_admits_incommensurable_currencies" in text
     code, text = run(["crosscheck", str(path), "--json"])
-    assert json.loads(text)["counts"]["agree"] == 3
+    report = json.loads(text)
+    assert report["counts"]["agree"] == 2
+    kelvin = next(p for p in report["pairs"] if p["case_id"] == "own-add-kelvin")
+    # a sum of two temperature readings is refused, Kelvin too (temperatures are not amounts): theirs admits it
+    assert (kelvin["ours"], kelvin["category"]) == (
+        "offset_unit_arithmetic",
+        "theirs_admits_offset_temperature_arithmetic",
+    )
 
 
 @pytest.mark.parametrize("command", [[], ["lanes"], ["check"], ["crosscheck"]])
@@ -283,7 +290,10 @@ USAGE_ERRORS = [
     (["crosscheck", "--against", "no_such_module_xyz:f"], "--against: cannot import 'no_such_module_xyz'"),
     (["crosscheck", "--against", "json:no_such_name"], "--against: 'json' has no attribute 'no_such_name'"),
     (["crosscheck", "--against", "json:__doc__"], "--against: json:__doc__ is a str, not a callable"),
-    (["score", "{g}", "--processes", "0"], "--processes must be at least 1, found 0"),
+    (["score", "{g}", "--processes", "0"], "--processes must be from 1 to 256, found 0"),
+    (["score", "{g}", "--processes", "100000"], "--processes must be from 1 to 256, found 100000"),
+    (["score", "{g}", "--examples", "-1"], "--examples must be at least 0, found -1"),
+    (["score", "{g}", "--rows", "{g}"], "is an input file: writing the rows would overwrite the corpus"),
     (["score", "{g}", "--processes", "2", "--dask", "tcp://x:1"], "give --processes or --dask, not both"),
 ]
 

@@ -179,8 +179,31 @@ def test_a_bad_proof_is_refused_naming_the_field(change: dict[str, object], path
             {"value": "3", "unit": None, "question_form": "count", "state_index": "later"},
             "answer.state_index",
         ),
-        (TraceStep.from_json, {**TraceStep(action="fact", target="a").to_json(), "action": "guess"}, "step.action"),
-        (TraceStep.from_json, {**TraceStep(action="fact", target="a").to_json(), "inputs": {"a": 3}}, "step.inputs.a"),
+        (
+            TraceStep.from_json,
+            {**TraceStep(action="fact", target="a", value="3").to_json(), "action": "guess"},
+            "step.action",
+        ),
+        (
+            TraceStep.from_json,
+            {**TraceStep(action="fact", target="a", value="3").to_json(), "inputs": {"a": 3}},
+            "step.inputs.a",
+        ),
+        (
+            TraceStep.from_json,
+            {**TraceStep(action="fact", target="a", value="3").to_json(), "value": "x"},
+            "step.value",
+        ),
+        (
+            TraceStep.from_json,
+            {**TraceStep(action="fact", target="a", value="3").to_json(), "value": "6/2"},
+            "step.value",
+        ),
+        (
+            TraceStep.from_json,
+            {**TraceStep(action="fact", target="a", value="3").to_json(), "inputs": {"b": "x"}},
+            "step.inputs.b",
+        ),
         (Verdict.from_json, {"status": "admitted", "unit_proof": "unverified"}, "verdict.status"),
         (
             Verdict.from_json,

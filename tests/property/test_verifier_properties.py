@@ -346,13 +346,13 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
     states: list[Any] = ["initial", "terminal", *(OperationIndex(i) for i in range(len(equations)))]
     unknowns = tuple(
         BoundUnknown(
-            symbol_id=draw(st.sampled_from(ids)),
+            symbol_id=asked,
             question_span=draw(spans()),
             state_index=draw(st.sampled_from(states)),
             question_form=draw(st.sampled_from(sorted(QUESTION_FORMS))),
             expected_unit=draw(_UNIT),
         )
-        for _ in range(draw(st.integers(0, 2)))
+        for asked in draw(st.lists(st.sampled_from(ids), unique=True, max_size=2))  # one unknown per symbol
     )
     constraints = tuple(
         BoundConstraint(

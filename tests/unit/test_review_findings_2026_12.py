@@ -1,0 +1,201 @@
+"""What the review of the codebase-health change found (own Fraction oracle; bad-input trial), each pinned.
+
+None came from the change itself (each was certified before it too), and each is a lane
+case too (soundness-099 to soundness-108):
+
+1. A temperature is a reading, not an amount, in every unit: two readings do not add
+   (Kelvin too), a temperature is not transferred, and a reading is no factor, dividend,
+   divisor or rate quantity.  A reading plus a change, and a difference of readings, stay.
+2. Canonical-text call forms: a comparison's direction must fit its kind, and a call's
+   number must be its operand's fact (``multiply(Sam, 3 dollars)`` beside a multiplicand
+   of 5 was certified 20 dollars, silently).
+3. Two unknowns of one symbol are refused (the last one had silently won).
+4. A relational ``more_than``/``fewer_than`` delta is not negative (the kind carries the sign).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters import AdapterError, bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text
+from units import default_vocabulary
+from verifier import Answer, Refusal, verify
+
+
+def _graph(initial: list[tuple[str, str, int]], operations: list[dict[str, object]], asked: str) -> dict[str, object]:
+    return {
+        "entities": sorted({e for e, _, _ in initial} | {str(op["actor"]) for op in operations}),
+        "initial_state": [{"entity": e, "quantity": {"unit": u, "value": v}} for e, u, v in initial],
+        "operations": operations,
+        "unknown": {"entity": asked, "unit": initial[0][1]},
+    }
+
+
+def _answer(data: dict[str, object]) -> Answer | Refusal:
+    vocab = default_vocabulary()
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("operation", "expected"),
+    [
+        ({"actor": "A", "kind": "add", "operand": {"unit": "Kelvin", "value": 5}}, "305"),  # a reading plus a change
+        ({"actor": "A", "kind": "subtract", "operand": {"unit": "K", "value": 20}}, "280"),
+    ],
+)
+def test_a_reading_still_changes_by_an_amount(operation: dict[str, object], expected: str) -> None:
+    """300 K plus 5 K is 305 K and less 20 K is 280 K: a change is no reading."""
+    answer = _answer(_graph([("A", "Kelvin", 300), ("B", "Kelvin", 200)], [operation], "A"))
+    assert isinstance(answer, Answer)
+    assert str(answer.value) == expected
+
+
+def test_a_reading_compared_by_a_change_stays() -> None:
+    """C, 7 K warmer than B's 200 K, is 207 K: a reading plus a change."""
+    operation: dict[str, object] = {
+        "actor": "C",
+        "kind": "compare_additive",
+        "operand": {"reference_actor": "B", "direction": "more", "delta": {"unit": "K", "value": 7}},
+    }
+    data = _graph([("B", "Kelvin", 200)], [operation], "C")
+    answer = _answer(data)
+    assert isinstance(answer, Answer)
+    assert str(answer.value) == "207"
+
+
+def test_a_transfer_of_a_temperature_is_refused() -> None:
+    """10 K "moved" from A to B is no temperature of B's: offset_unit_arithmetic (temperatures are not amounts)."""
+    operation: dict[str, object] = {
+        "actor": "A",
+        "kind": "transfer",
+        "target": "B",
+        "operand": {"unit": "Kelvin", "value": 10},
+    }
+    answer = _answer(_graph([("A", "Kelvin", 300), ("B", "Kelvin", 200)], [operation], "B"))
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "offset_unit_arithmetic"
+
+
+@pytest.mark.parametrize("unit", ["Kelvin", "degrees"])
+def test_a_reading_is_not_scaled_in_any_unit(unit: str) -> None:
+    """Twice 20 K and twice 20 unscaled degrees are refused alike (degrees had been certified as 40)."""
+    operation: dict[str, object] = {"actor": "A", "kind": "multiply", "operand": {"unit": unit, "value": 2}}
+    answer = _answer(_graph([("A", unit, 20)], [operation], "A"))
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "unit_mismatch"
+
+
+def _relations(relations: list[dict[str, object]], unit: str) -> Answer | Refusal:
+    vocab = default_vocabulary().with_count_nouns({"stickers": "sticker"})
+    graph = bind_relations(relations, {"entity": "c", "unit": unit}, vocab=vocab)
+    (answer,) = verify(graph, vocab).answers.values()
+    return answer
+
+
+def test_two_readings_do_not_add_but_their_difference_stays() -> None:
+    """A sum c = a + b of 300 K and 30 K is refused; c = a - 30 K (a reading less a change) is 270 K."""
+    facts = [{"kind": "fact", "entity": "a", "value": 300}, {"kind": "fact", "entity": "b", "value": 30}]
+    summed = _relations([*facts, {"kind": "sum_of", "entity": "c", "parts": ["a", "b"]}], "Kelvin")
+    assert isinstance(summed, Refusal)
+    assert summed.reason == "offset_unit_arithmetic"
+    less = _relations([facts[0], {"kind": "fewer_than", "entity": "c", "ref": "a", "delta": 30}], "Kelvin")
+    assert isinstance(less, Answer)
+    assert str(less.value) == "270"
+
+
+@pytest.mark.parametrize("kind", ["more_than", "fewer_than"])
+def test_a_negative_relational_delta_is_refused(kind: str) -> None:
+    """more_than/fewer_than carry the sign: a delta of -3 is malformed_input at its field."""
+    with pytest.raises(AdapterError) as info:
+        _relations(
+            [{"kind": "fact", "entity": "a", "value": 6}, {"kind": kind, "entity": "c", "ref": "a", "delta": -3}],
+            "stickers",
+        )
+    assert (info.value.reason, info.value.path) == ("malformed_input", "relations[1].delta")
+
+
+_TEXT = """S entity_ann Ann entity entity=Ann unit=None span=m[0:3] by=b
+S entity_bo Bo entity entity=Bo unit=None span=m[0:2] by=b
+S q_bo_items_t0 Bo.items@t0 quantity entity=Bo unit=items span=m[0:11] by=b
+S op_000_result op0.{kind}.Ann quantity entity=Ann unit=None span=m[0:32] by=b
+S unknown_ann_items Ann|items unknown entity=Ann unit=items span=m[0:9] by=b
+F q_bo_items_t0 = 8 unit=items span=m[0:11]
+E op_000_result := {kind}(Ann, {call}) op={kind} deps=[] unit_proof=unverified status=pending refusal=None span=m[0:32]
+U unknown_ann_items expected_unit=items state=terminal form={form} qspan=m[0:9]"""
+
+
+@pytest.mark.parametrize(
+    ("kind", "call", "form", "expected"),
+    [
+        ("compare_multiplicative", "times(Bo, factor=2)", "ratio", "16"),
+        ("compare_multiplicative", "fraction(Bo, factor=0.5)", "ratio", "4"),  # upstream writes the fraction itself
+        ("compare_additive", "more(Bo, delta=3 items)", "difference", "11"),
+        ("compare_additive", "fewer(Bo, delta=3 items)", "difference", "5"),
+    ],
+)
+def test_upstream_comparison_calls_still_read(kind: str, call: str, form: str, expected: str) -> None:
+    """The call forms upstream writes read as before: times 2 is 16, fraction 0.5 is 4, more 3 is 11, fewer 3 is 5."""
+    graph, _ = parse_canonical_text(_TEXT.format(kind=kind, call=call, form=form))
+    (answer,) = verify(graph).answers.values()
+    assert isinstance(answer, Answer)
+    assert str(answer.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("kind", "call", "form"),
+    [
+        ("compare_multiplicative", "fraction(Bo, factor=2)", "ratio"),
+        ("compare_multiplicative", "times(Bo, factor=0)", "ratio"),
+        ("compare_multiplicative", "fewer(Bo, factor=2)", "ratio"),
+        ("compare_additive", "times(Bo, delta=2 items)", "difference"),
+        ("compare_additive", "more(Bo, delta=-2 items)", "difference"),
+        ("compare_additive", "more(Bo, factor=2)", "difference"),
+    ],
+)
+def test_a_comparison_call_that_disagrees_with_its_kind_is_refused(kind: str, call: str, form: str) -> None:
+    """A direction or argument that does not fit the kind, a factor not positive, a 'fraction' of 1 or more: refused."""
+    with pytest.raises(AdapterError) as info:
+        parse_canonical_text(_TEXT.format(kind=kind, call=call, form=form))
+    assert (info.value.reason, info.value.path) == ("malformed_input", "line 7")
+
+
+_MULTIPLY = """S entity_sam Sam entity entity=Sam unit=None span=m[0:3] by=b
+S q_sam_dollars_t0 Sam.dollars@t0 quantity entity=Sam unit=dollars span=m[0:11] by=b
+S op_000__multiplicand op0.literal.dollars quantity entity=None unit=dollars span=m[0:11] by=b
+S op_000_result op0.multiply.Sam quantity entity=Sam unit=None span=m[0:21] by=b
+S unknown_sam_dollars Sam|dollars unknown entity=Sam unit=dollars span=m[0:11] by=b
+F q_sam_dollars_t0 = 4 unit=dollars span=m[0:11]
+F op_000__multiplicand = {fact} unit={fact_unit} span=m[0:21]
+E op_000_result := multiply(Sam, {written}) op=multiply deps=[op_000__multiplicand,q_sam_dollars_t0] unit_proof=unverified status=pending refusal=None span=m[0:21]
+U unknown_sam_dollars expected_unit=dollars state=terminal form=count qspan=m[0:11]"""
+
+
+def test_a_multiply_call_reads_its_fact_when_they_agree() -> None:
+    """multiply(Sam, 3 dollars) over a multiplicand fact of 3 dollars reads as upstream writes it: state x scalar."""
+    graph, _ = parse_canonical_text(_MULTIPLY.format(fact=3, fact_unit="dollars", written="3 dollars"))
+    (equation,) = graph.equations
+    assert equation.rhs_canonical == "op_000__multiplicand*q_sam_dollars_t0"
+
+
+@pytest.mark.parametrize(
+    ("fact", "fact_unit", "written"),
+    [(5, "dollars", "3 dollars"), (3, "cents", "3 dollars"), (3, "None", "3 apples")],
+)
+def test_a_multiply_call_that_disagrees_with_its_fact_or_state_is_refused(
+    fact: int, fact_unit: str, written: str
+) -> None:
+    """Another number, another unit than the fact's, or a unit other than the state's: the line disagrees."""
+    with pytest.raises(AdapterError) as info:
+        parse_canonical_text(_MULTIPLY.format(fact=fact, fact_unit=fact_unit, written=written))
+    assert (info.value.reason, info.value.path) == ("malformed_input", "line 8")
+
+
+def test_two_unknowns_of_one_symbol_are_refused() -> None:
+    """A second U line for the same symbol (another state) is malformed_input, not a silent choice."""
+    text = _MULTIPLY.format(fact=3, fact_unit="dollars", written="3 dollars")
+    again = text.splitlines()[-1].replace("state=terminal", "state=initial")
+    with pytest.raises(AdapterError) as info:
+        parse_canonical_text(text + "\n" + again)
+    assert info.value.reason == "malformed_input"
+    assert "asked by two unknowns" in info.value.detail
