@@ -35,6 +35,7 @@ else:
 
 from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError
+from units import UnitRefusal, default_vocabulary
 from units.exact import format_exact
 from verifier import (
     BindingGraph,
@@ -466,19 +467,41 @@ class _Call:
         return rational(exact(qty["num"], self.where)), qty["unit"]
 
 
+_RATE_AND_QUANTITY: Final[int] = 2
+"""What an ``apply_rate`` call lists: its rate and the one quantity it applies to."""
+
+
+def _same_unit(a: str | None, b: str | None) -> bool:
+    """Whether two unit texts name one unit: equal, or resolving to one lemma in the default vocabulary.
+
+    ``dollars`` and ``dollar``, ``$`` and ``dollars``, ``dollars_per_hours`` and
+    ``dollar_per_hour`` are one unit; a declared count noun (``apples``) compares as written.
+    """
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    vocab = default_vocabulary()
+    try:
+        return vocab.resolve(a).lemma == vocab.resolve(b).lemma
+    except UnitRefusal:
+        return False
+
+
 def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: str = "") -> None:
     """The call's written ``<number> <unit>`` is its operand's fact (a line whose parts disagree is refused).
 
     ``multiply(Sam, 3 dollars)`` over ``op_000__multiplicand`` needs that symbol's fact to
-    be 3 (in dollars, when the fact names a unit), and the dollars to be the unit of the
-    state it scales, when that state names one.
+    be 3, in dollars when the fact names a unit.  A fact that names none is a pure
+    scalar, and then the written unit names the state it scales (upstream's way), so it
+    must be that state's unit when the state names one.
 
     Raises:
         MathGraphError: ``malformed_input`` naming the line.
     """
     value = exact(written, call.where)
     fact = call.facts.get(operand)
-    if fact is None or exact(fact.value, call.where) != value or fact.unit not in (None, unit):
+    if fact is None or exact(fact.value, call.where) != value or not (fact.unit is None or _same_unit(fact.unit, unit)):
         found = "no fact" if fact is None else f"F {operand} = {fact.value} unit={fact.unit}"
         raise MathGraphError(
             "malformed_input",
@@ -486,12 +509,33 @@ def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: 
             call.where,
         )
     state = call.by_id.get(str(call.state)) if isinstance(call.state, sympy.Symbol) else None
-    if call.kind in {"multiply", "divide"} and state is not None and state.unit not in (None, unit):
+    if fact.unit is None and state is not None and state.unit is not None and not _same_unit(state.unit, unit):
         raise MathGraphError(
             "malformed_input",
-            f"{call.kind}(...) names {unit}, but the state it reads, {state.symbol_id}, is in {state.unit}",
+            f"{call.kind}(...) names {unit}, but the state it scales, {state.symbol_id}, is in {state.unit}",
             call.where,
         )
+
+
+def _operand(call: _Call, suffix: str) -> str | None:
+    """The call's one ``*<suffix>`` dependency; ``None`` when it lists none besides the actor's state.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for another dependency, or several of the suffix:
+            the written number would silently stand in for what the line lists.
+    """
+    state = str(call.state) if isinstance(call.state, sympy.Symbol) else None
+    others = [d for d in call.deps if d != state]
+    found = [d for d in others if d.endswith(suffix)]
+    if len(found) == 1 and len(others) == 1:
+        return found[0]
+    if not others:
+        return None
+    raise MathGraphError(
+        "malformed_input",
+        f"{call.kind}(...) reads the actor's state and one *{suffix} dependency; deps=[{','.join(call.deps)[:80]}]",
+        call.where,
+    )
 
 
 def _add_call(call: _Call) -> tuple[sympy.Expr, str | None]:
@@ -521,7 +565,7 @@ def _transfer_call(call: _Call) -> tuple[sympy.Expr, str | None]:
 def _multiply_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     """``multiply(A, 3 dollars)``: the actor's state times the ``*__multiplicand`` dependency, else the number."""
     value, unit = call.quantity()
-    scalar = _suffixed(call.deps, "__multiplicand")
+    scalar = _operand(call, "__multiplicand")
     if scalar:
         _agree(call, scalar, value, unit)
     return (call.state * symbol(scalar) if scalar else call.state * value), None
@@ -530,7 +574,7 @@ def _multiply_call(call: _Call) -> tuple[sympy.Expr, str | None]:
 def _divide_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     """``divide(A, 4 dollars)``: the actor's state over the ``*__divisor`` dependency, else the number (not 0)."""
     value, unit = call.quantity()
-    divisor = _suffixed(call.deps, "__divisor")
+    divisor = _operand(call, "__divisor")
     if divisor:
         _agree(call, divisor, value, unit)
     if divisor is None and value == 0:
@@ -552,10 +596,17 @@ def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
         )
     _agree(call, rate, value, f"{numerator}_per_{denominator}", shown=written)
     rate_unit = call.by_id[rate].unit if rate in call.by_id else None
-    if rate_unit not in (None, f"{numerator}_per_{denominator}"):
+    if rate_unit is not None and not _same_unit(rate_unit, f"{numerator}_per_{denominator}"):
         raise MathGraphError(
             "malformed_input",
             f"apply_rate(...) writes a rate in {written}, but {rate} is in {rate_unit}: the line disagrees with itself",
+            call.where,
+        )
+    owner = call.by_id[quantity].entity if quantity in call.by_id else None
+    if len(call.deps) != _RATE_AND_QUANTITY or (owner is not None and owner != call.actor):
+        raise MathGraphError(
+            "malformed_input",
+            f"apply_rate({call.actor}, ...) applies its rate to one quantity of {call.actor}'s; deps=[{','.join(call.deps)[:80]}]",
             call.where,
         )
     return symbol(rate) * symbol(quantity), None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from adapters.corpus import BadRecord, read_records
+from adapters.corpus import BadRecord, Record, read_records
 from evals.scoring import OUTCOMES, CaseResult, score_record
 from units import default_vocabulary
 from units.exact import format_exact
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     import pandas as pd
     from distributed import Client
 
-    from adapters.corpus import Record
     from units import UnitVocabulary
     from verifier.values import Policy
 
@@ -233,7 +232,17 @@ def _rebuild(spec: str | None) -> UnitVocabulary:
 
 
 def _score_any(item: Record | BadRecord, vocab: UnitVocabulary, count_nouns: str, policy: Policy | None) -> CaseResult:
+    """One case's result: an unreadable record is an ``error``; a record is scored.
 
+    Raises:
+        TypeError: an item that is neither (a dict or a path inside the iterable: read
+            the corpus with :func:`adapters.corpus.read_records`, or pass its path).
+    """
+    given: object = item  # typed, but an untyped caller may pass anything
+    if not isinstance(given, (Record, BadRecord)):
+        raise TypeError(
+            f"score takes a corpus path or Record/BadRecord items (adapters.corpus.read_records), found {type(given).__name__}"
+        )
     if isinstance(item, BadRecord):
         return CaseResult(
             lane=item.source,

@@ -673,10 +673,13 @@ def _no_reading_as_factor(eq: BoundEquation, *operands: _Operand) -> None:
 
 
 def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand]) -> None:
-    """Temperatures are not amounts: no transfer of one, and no sum of two readings (a reading plus a change is fine).
+    """Temperatures are not amounts: a sum over temperatures is one reading plus changes, and nothing moves.
 
-    ``A + B`` of two entities' readings (300 K + 30 K) has no meaning, as the total of
-    temperatures over entities has none; ``A - B`` is a difference and stays admitted.
+    Every temperature symbol is a reading (the vocabulary has no unit of temperature
+    difference), and a literal is a change.  So the readings' coefficients must add up
+    to exactly 1: ``a + 5`` and ``a - 5`` are readings; ``a + b`` (two readings), ``a - b``
+    (a difference, no reading) and ``a - b - c`` are not, and neither is a literal alone
+    (a reading does not start from 0).  A transfer of a temperature is refused outright.
 
     Raises:
         _Refuse: ``offset_unit_arithmetic`` (the reason of a total of temperatures).
@@ -684,26 +687,39 @@ def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand]) -> None:
     temperatures = [op for op in operands if op.ref is not None and op.dimension == _TEMPERATURE]
     if not temperatures:
         return
+    lemma = temperatures[0].ref.lemma if temperatures[0].ref is not None else "temperature"
     if eq.operation_kind == "transfer":
         raise _Refuse(
             "offset_unit_arithmetic",
-            f"a transfer of {temperatures[0].ref.lemma if temperatures[0].ref else 'temperature'}: a temperature is"
-            " a reading, not an amount that moves between entities",
+            f"a transfer of {lemma}: a temperature is a reading, not an amount that moves between entities",
         )
-    added = {term.name for term in _positive_terms(eq.rhs)}
-    readings = [op.symbol_id for op in temperatures if op.symbol_id in added]
-    if len(readings) > 1:
+    coefficients = _coefficients(eq.rhs)
+    readings = {op.symbol_id for op in temperatures if op.symbol_id != "<literal>"}
+    total = sum((coefficients.get(name, _ZERO) for name in readings), _ZERO)
+    if total != 1:
         raise _Refuse(
             "offset_unit_arithmetic",
-            f"{' + '.join(readings)} adds temperature readings: a sum of temperatures has no meaning"
-            " (temperatures are not amounts)",
+            f"{eq.rhs_canonical} is no reading (its readings' coefficients add up to {format_exact(total)}, not 1):"
+            " a temperature is one reading plus or minus changes; readings do not add, and a difference of"
+            " readings is no reading",
         )
 
 
-def _positive_terms(rhs: sympy.Expr) -> list[sympy.Symbol]:
-    """The symbols a signed sum adds (``a + b - c``: ``a`` and ``b``)."""
-    terms = rhs.args if isinstance(rhs, sympy.Add) else (rhs,)
-    return [term for term in terms if isinstance(term, sympy.Symbol)]
+def _coefficients(rhs: sympy.Expr) -> dict[str, Fraction]:
+    """The coefficient of each symbol of a signed sum (``a - 2*b + 4``: ``{a: 1, b: -2}``)."""
+    out: dict[str, Fraction] = {}
+    for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
+        if isinstance(term, sympy.Symbol):
+            out[term.name] = out.get(term.name, _ZERO) + 1
+        elif isinstance(term, sympy.Mul):
+            numbers = [a for a in term.args if isinstance(a, sympy.Rational)]
+            names = [a for a in term.args if isinstance(a, sympy.Symbol)]
+            if len(names) == 1 and len(numbers) == len(term.args) - 1:
+                factor = Fraction(1)
+                for n in numbers:
+                    factor *= Fraction(int(n.p), int(n.q))
+                out[names[0].name] = out.get(names[0].name, _ZERO) + factor
+    return out
 
 
 _Monomial = tuple["sympy.Rational", dict[str, int]]
@@ -849,7 +865,7 @@ def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None,
     for other in operands[1:]:
         _same_kind(first, other)
     _no_offset(*operands)
-    _no_sum_of_readings(eq, deps)
+    _no_sum_of_readings(eq, operands)
     result = first.ref
     parts = [(op, "operand", op.dimension, _ratio(op.ref, result)) for op in operands]
     return _proof(eq, parts, result, first.dimension, lhs_ref)
@@ -1108,7 +1124,7 @@ def _unit_partition(
         )
     _same_kind(state, chunk)
     _no_offset(state, chunk)
-    if state.ref is not None and state.ref.kind == (("[temperature]", 1),):
+    if state.ref is not None and state.dimension == _TEMPERATURE:  # Kelvin and the unscaled degree alike
         raise _Refuse(
             "unit_mismatch", f"{state.symbol_id} is a temperature reading: a reading is not split into chunks"
         )

@@ -138,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "check",
         help="verify every graph in a JSON, JSONL or canonical-text file",
-        description="Verify every record of FILE (JSON object or list, JSONL, or canonical S/F/E/U text); one line per equation and per answer. Exit 1 if anything was refused.",
+        description="Verify every record of FILE (JSON object or list, JSONL, or canonical S/F/E/U text); one line per equation and per answer. Exit 1 if anything was refused; 2 for bad usage or an unreadable file.",
         epilog="Input formats, operation kinds, question forms and refusal reasons: bgverify formats.",
     )
     check.add_argument("file", metavar="FILE")

@@ -1,14 +1,17 @@
 """What the review of the codebase-health change found (own Fraction oracle; bad-input trial), each pinned.
 
 None came from the change itself (each was certified before it too), and each is a lane
-case too (soundness-099 to soundness-108):
+case too (soundness-099 to soundness-114; a second review found 109-114):
 
-1. A temperature is a reading, not an amount, in every unit: two readings do not add
-   (Kelvin too), a temperature is not transferred, and a reading is no factor, dividend,
-   divisor or rate quantity.  A reading plus a change, and a difference of readings, stay.
-2. Canonical-text call forms: a comparison's direction must fit its kind, and a call's
-   number must be its operand's fact (``multiply(Sam, 3 dollars)`` beside a multiplicand
-   of 5 was certified 20 dollars, silently).
+1. A temperature is a reading, not an amount, in every unit: a sum over temperatures is
+   one reading plus or minus changes (the readings' coefficients add up to exactly 1), so
+   two readings do not add, a difference of readings is no reading, and a change alone is
+   none; a temperature is not transferred; a reading is no factor, dividend, divisor, rate
+   quantity or partition (Kelvin and unscaled degrees alike).
+2. Canonical-text call forms: a comparison's direction must fit its kind; a call's
+   number must be its one listed operand's fact (``multiply(Sam, 3 dollars)`` beside a
+   multiplicand of 5 was certified 20 dollars, silently), units compared by what they
+   name; an ``apply_rate`` applies to the actor's own quantity.
 3. Two unknowns of one symbol are refused (the last one had silently won).
 4. A relational ``more_than``/``fewer_than`` delta is not negative (the kind carries the sign).
 """
@@ -93,7 +96,7 @@ def _relations(relations: list[dict[str, object]], unit: str) -> Answer | Refusa
     return answer
 
 
-def test_two_readings_do_not_add_but_their_difference_stays() -> None:
+def test_two_readings_do_not_add_but_a_reading_less_a_change_stays() -> None:
     """A sum c = a + b of 300 K and 30 K is refused; c = a - 30 K (a reading less a change) is 270 K."""
     facts = [{"kind": "fact", "entity": "a", "value": 300}, {"kind": "fact", "entity": "b", "value": 30}]
     summed = _relations([*facts, {"kind": "sum_of", "entity": "c", "parts": ["a", "b"]}], "Kelvin")
@@ -199,3 +202,98 @@ def test_two_unknowns_of_one_symbol_are_refused() -> None:
         parse_canonical_text(text + "\n" + again)
     assert info.value.reason == "malformed_input"
     assert "asked by two unknowns" in info.value.detail
+
+
+_READINGS = """S entity_a A entity entity=A unit=None span=t[0:1] by=t
+S a A.t quantity entity=A unit=Kelvin span=t[0:1] by=t
+S b B.t quantity entity=B unit=Kelvin span=t[0:1] by=t
+S c C.t quantity entity=C unit=Kelvin span=t[0:1] by=t
+S r A.r quantity entity=A unit=Kelvin span=t[0:1] by=t
+S u A|r unknown entity=A unit=Kelvin span=t[0:1] by=t
+F a = 300 unit=Kelvin span=t[0:1]
+F b = 30 unit=Kelvin span=t[0:1]
+F c = 10 unit=Kelvin span=t[0:1]
+E r := {rhs} op={op} deps=[{deps}]{lit} unit_proof=unverified status=pending refusal=None span=t[0:1]
+U u expected_unit=Kelvin state=terminal form=count qspan=t[0:1]"""
+
+
+@pytest.mark.parametrize(
+    ("rhs", "op", "deps", "lit", "expected"),
+    [
+        ("a + 5", "add", "a", " literal_unit=Kelvin", "305"),
+        ("a - 5", "subtract", "a", " literal_unit=Kelvin", "295"),
+        ("a + b", "add", "a,b", "", None),
+        ("a - b", "subtract", "a,b", "", None),  # a difference of readings is no reading
+        ("a - b - c", "subtract", "a,b,c", "", None),  # a reading less a sum of readings
+        ("5", "add", "", " literal_unit=Kelvin", None),  # a change alone: a reading does not start from 0
+    ],
+)
+def test_a_sum_over_temperatures_is_one_reading_plus_changes(
+    rhs: str, op: str, deps: str, lit: str, expected: str | None
+) -> None:
+    """The readings' coefficients must add up to exactly 1; any other sum is offset_unit_arithmetic."""
+    graph, _ = parse_canonical_text(_READINGS.format(rhs=rhs, op=op, deps=deps, lit=lit))
+    (answer,) = verify(graph).answers.values()
+    if expected is None:
+        assert isinstance(answer, Refusal)
+        assert answer.reason == "offset_unit_arithmetic"
+    else:
+        assert isinstance(answer, Answer)
+        assert str(answer.value) == expected
+
+
+def test_a_multiply_call_must_list_one_multiplicand() -> None:
+    """A multiply call beside an operand of another suffix, or two multiplicands, is refused: no silent number."""
+    text = _MULTIPLY.format(fact=3, fact_unit="dollars", written="3 dollars").replace(
+        "deps=[op_000__multiplicand,q_sam_dollars_t0]", "deps=[op_000__scale,q_sam_dollars_t0]"
+    )
+    text = text.replace("S op_000__multiplicand ", "S op_000__scale ").replace(
+        "F op_000__multiplicand ", "F op_000__scale "
+    )
+    with pytest.raises(AdapterError, match="one \\*__multiplicand dependency"):
+        parse_canonical_text(text)
+
+
+@pytest.mark.parametrize(("fact_unit", "written"), [("dollar", "3 dollars"), ("$", "3 dollars"), ("None", "3 $")])
+def test_a_multiply_call_compares_units_by_what_they_name(fact_unit: str, written: str) -> None:
+    """Dollar, dollars and $ name one unit: the call reads (the state is in dollars)."""
+    graph, _ = parse_canonical_text(_MULTIPLY.format(fact=3, fact_unit=fact_unit, written=written))
+    (equation,) = graph.equations
+    assert equation.rhs_canonical == "op_000__multiplicand*q_sam_dollars_t0"
+
+
+_RATE = """S entity_eve Eve entity entity=Eve unit=None span=m[0:3] by=b
+S entity_kim Kim entity entity=Kim unit=None span=m[0:3] by=b
+S q_eve_hours_t0 Eve.hours@t0 quantity entity=Eve unit=hours span=m[0:12] by=b
+S q_kim_hours_t0 Kim.hours@t0 quantity entity=Kim unit=hours span=m[0:12] by=b
+S op_000_result op0.apply_rate.Eve quantity entity=Eve unit=None span=m[0:20] by=b
+S op_000__rate op0.rate rate entity=None unit={rate_unit} span=m[0:28] by=b
+S unknown_eve_dollars Eve|dollars unknown entity=Eve unit=dollars span=m[0:11] by=b
+F q_eve_hours_t0 = 8 unit=hours span=m[0:12]
+F q_kim_hours_t0 = 100 unit=hours span=m[0:12]
+F op_000__rate = 15 unit={rate_unit} span=m[0:28]
+E op_000_result := apply_rate(Eve, 15 {written}) op=apply_rate deps=[op_000__rate,{quantity}] unit_proof=unverified status=pending refusal=None span=m[0:20]
+U unknown_eve_dollars expected_unit=dollars state=terminal form=total qspan=m[0:11]"""
+
+
+@pytest.mark.parametrize(
+    ("rate_unit", "written"),
+    [
+        ("dollars_per_hours", "dollars/hours"),
+        ("dollar_per_hour", "dollars/hours"),
+        ("dollars_per_hours", "dollars/hour"),
+    ],
+)
+def test_a_rate_call_reads_in_any_spelling_of_its_unit(rate_unit: str, written: str) -> None:
+    """15 dollars an hour over Eve's 8 hours is 120 dollars, however the rate's unit is spelt."""
+    text = _RATE.format(rate_unit=rate_unit, written=written, quantity="q_eve_hours_t0")
+    (answer,) = verify(parse_canonical_text(text)[0]).answers.values()
+    assert isinstance(answer, Answer)
+    assert str(answer.value) == "120"
+
+
+def test_a_rate_call_applies_to_the_actors_own_quantity() -> None:
+    """apply_rate(Eve, ...) over Kim's 100 hours is refused (it had been certified 1500 dollars)."""
+    text = _RATE.format(rate_unit="dollars_per_hours", written="dollars/hours", quantity="q_kim_hours_t0")
+    with pytest.raises(AdapterError, match="one quantity of Eve's"):
+        parse_canonical_text(text)
