@@ -501,15 +501,28 @@ def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: 
     """
     value = exact(written, call.where)
     fact = call.facts.get(operand)
-    if fact is None or exact(fact.value, call.where) != value or not (fact.unit is None or _same_unit(fact.unit, unit)):
-        found = "no fact" if fact is None else f"F {operand} = {fact.value} unit={fact.unit}"
+    declared = call.by_id[operand].unit if operand in call.by_id else None
+    pure = fact is not None and fact.unit is None and declared is None  # a pure-number scalar
+    labelled = fact is not None and _same_unit(fact.unit, unit) and (declared is None or _same_unit(declared, unit))
+    if fact is None or exact(fact.value, call.where) != value or not (pure or labelled):
+        found = "no fact" if fact is None else f"F {operand} = {fact.value} unit={fact.unit} (its symbol in {declared})"
         raise MathGraphError(
             "malformed_input",
             f"{call.kind}(...) writes {format_exact(value)} {shown or unit}, but {found}: the line disagrees with the facts",
             call.where,
         )
+    if pure:
+        _names_the_state(call, unit)
+
+
+def _names_the_state(call: _Call, unit: str) -> None:
+    """A pure-number scalar's written unit names the state it scales (upstream's way): it must be that state's unit.
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the line.
+    """
     state = call.by_id.get(str(call.state)) if isinstance(call.state, sympy.Symbol) else None
-    if fact.unit is None and state is not None and state.unit is not None and not _same_unit(state.unit, unit):
+    if state is not None and state.unit is not None and not _same_unit(state.unit, unit):
         raise MathGraphError(
             "malformed_input",
             f"{call.kind}(...) names {unit}, but the state it scales, {state.symbol_id}, is in {state.unit}",
@@ -568,6 +581,8 @@ def _multiply_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     scalar = _operand(call, "__multiplicand")
     if scalar:
         _agree(call, scalar, value, unit)
+    else:  # the written number is the scalar: its unit names the state
+        _names_the_state(call, unit)
     return (call.state * symbol(scalar) if scalar else call.state * value), None
 
 
@@ -577,6 +592,8 @@ def _divide_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     divisor = _operand(call, "__divisor")
     if divisor:
         _agree(call, divisor, value, unit)
+    else:  # the written number is the divisor: its unit names the state
+        _names_the_state(call, unit)
     if divisor is None and value == 0:
         raise MathGraphError("division_by_zero", "divide(...) by the literal 0", call.where)
     return (call.state / symbol(divisor) if divisor else call.state / value), None

@@ -254,7 +254,7 @@ def test_a_multiply_call_must_list_one_multiplicand() -> None:
         parse_canonical_text(text)
 
 
-@pytest.mark.parametrize(("fact_unit", "written"), [("dollar", "3 dollars"), ("$", "3 dollars"), ("None", "3 $")])
+@pytest.mark.parametrize(("fact_unit", "written"), [("dollar", "3 dollars"), ("$", "3 dollars"), ("dollars", "3 $")])
 def test_a_multiply_call_compares_units_by_what_they_name(fact_unit: str, written: str) -> None:
     """Dollar, dollars and $ name one unit: the call reads (the state is in dollars)."""
     graph, _ = parse_canonical_text(_MULTIPLY.format(fact=3, fact_unit=fact_unit, written=written))
@@ -297,3 +297,29 @@ def test_a_rate_call_applies_to_the_actors_own_quantity() -> None:
     text = _RATE.format(rate_unit="dollars_per_hours", written="dollars/hours", quantity="q_kim_hours_t0")
     with pytest.raises(AdapterError, match="one quantity of Eve's"):
         parse_canonical_text(text)
+
+
+@pytest.mark.parametrize(
+    ("fact_unit", "symbol_unit", "written"),
+    [("None", "percent", "3 dollars"), ("None", "dollars", "3 dollars"), ("dollars", "percent", "3 dollars")],
+)
+def test_a_multiplicand_whose_fact_and_symbol_disagree_is_refused(
+    fact_unit: str, symbol_unit: str, written: str
+) -> None:
+    """A unitless fact on a symbol in percent had been read as 3 % (3/25 dollars certified): the parts must agree."""
+    text = _MULTIPLY.format(fact=3, fact_unit=fact_unit, written=written).replace(
+        "op0.literal.dollars quantity entity=None unit=dollars", f"op0.literal quantity entity=None unit={symbol_unit}"
+    )
+    with pytest.raises(AdapterError, match="the line disagrees with the facts"):
+        parse_canonical_text(text)
+
+
+@pytest.mark.parametrize("call", ["multiply(Sam, 3 hours)", "divide(Sam, 4 hours)", "multiply(Sam, 3 apples)"])
+def test_a_call_with_no_operand_names_its_state(call: str) -> None:
+    """With no operand listed, the written number is the scalar and its unit must be the state's (dollars)."""
+    text = _MULTIPLY.format(fact=3, fact_unit="dollars", written="3 dollars")
+    kind = call.split("(", 1)[0]
+    line = next(x for x in text.splitlines() if x.startswith("E "))
+    bare = f"E op_000_result := {call} op={kind} deps=[q_sam_dollars_t0]" + line.split("]", 1)[1]
+    with pytest.raises(AdapterError, match="but the state it scales, q_sam_dollars_t0, is in dollars"):
+        parse_canonical_text(text.replace(line, bare))
