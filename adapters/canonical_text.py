@@ -513,6 +513,22 @@ def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: 
         )
     if pure:
         _names_the_state(call, unit)
+    elif _is_scaled_number(unit):
+        raise MathGraphError(
+            "malformed_input",
+            f"{call.kind}(...) writes {format_exact(value)} {unit}: a scalar labelled in {unit} is ambiguous"
+            f" (a factor of {format_exact(value)}, or of {format_exact(value)} {unit}); write the pure number",
+            call.where,
+        )
+
+
+def _is_scaled_number(unit: str) -> bool:
+    """Whether ``unit`` is a pure number with a scale (``percent``, ``½``): no dimension, a factor other than 1."""
+    try:
+        ref = default_vocabulary().resolve(unit)
+    except UnitRefusal:
+        return False
+    return ref.kind == () and ref.scale != 1
 
 
 def _names_the_state(call: _Call, unit: str) -> None:

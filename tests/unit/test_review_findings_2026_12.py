@@ -323,3 +323,20 @@ def test_a_call_with_no_operand_names_its_state(call: str) -> None:
     bare = f"E op_000_result := {call} op={kind} deps=[q_sam_dollars_t0]" + line.split("]", 1)[1]
     with pytest.raises(AdapterError, match="but the state it scales, q_sam_dollars_t0, is in dollars"):
         parse_canonical_text(text.replace(line, bare))
+
+
+@pytest.mark.parametrize("call", ["multiply(Sam, 3 percent)", "divide(Sam, 3 percent)"])
+def test_a_scalar_labelled_in_percent_is_refused(call: str) -> None:
+    """A multiplicand or divisor labelled in percent reads as 3 or as 3 %: refused rather than guessed."""
+    kind = call.split("(", 1)[0]
+    suffix = "__multiplicand" if kind == "multiply" else "__divisor"
+    text = (
+        _MULTIPLY.format(fact=3, fact_unit="percent", written="3 percent")
+        .replace(
+            "op0.literal.dollars quantity entity=None unit=dollars", "op0.literal quantity entity=None unit=percent"
+        )
+        .replace("multiply(Sam, 3 percent) op=multiply", f"{call} op={kind}")
+        .replace("op_000__multiplicand", f"op_000{suffix}")
+    )
+    with pytest.raises(AdapterError, match="is ambiguous"):
+        parse_canonical_text(text)
