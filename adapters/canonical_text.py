@@ -591,28 +591,33 @@ def _transfer_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     return call.state - value, unit
 
 
+def _scaling_operand(call: _Call, suffix: str) -> sympy.Expr:
+    """The number a ``multiply``/``divide`` call scales by: its ``*<suffix>`` operand's symbol, else the written number.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for a line whose parts disagree (:func:`_agree`,
+            :func:`_names_the_state`, :func:`_operand`).
+    """
+    value, unit = call.quantity()
+    listed = _operand(call, suffix)
+    if listed:
+        _agree(call, listed, value, unit)
+        return symbol(listed)
+    _names_the_state(call, unit)  # the written number is the scalar: its unit names the state
+    return value
+
+
 def _multiply_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     """``multiply(A, 3 dollars)``: the actor's state times the ``*__multiplicand`` dependency, else the number."""
-    value, unit = call.quantity()
-    scalar = _operand(call, "__multiplicand")
-    if scalar:
-        _agree(call, scalar, value, unit)
-    else:  # the written number is the scalar: its unit names the state
-        _names_the_state(call, unit)
-    return (call.state * symbol(scalar) if scalar else call.state * value), None
+    return call.state * _scaling_operand(call, "__multiplicand"), None
 
 
 def _divide_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     """``divide(A, 4 dollars)``: the actor's state over the ``*__divisor`` dependency, else the number (not 0)."""
-    value, unit = call.quantity()
-    divisor = _operand(call, "__divisor")
-    if divisor:
-        _agree(call, divisor, value, unit)
-    else:  # the written number is the divisor: its unit names the state
-        _names_the_state(call, unit)
-    if divisor is None and value == 0:
+    divisor = _scaling_operand(call, "__divisor")
+    if isinstance(divisor, sympy.Rational) and divisor == 0:
         raise MathGraphError("division_by_zero", "divide(...) by the literal 0", call.where)
-    return (call.state / symbol(divisor) if divisor else call.state / value), None
+    return call.state / divisor, None
 
 
 def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
