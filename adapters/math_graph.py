@@ -37,7 +37,8 @@ else:
 
 from adapters._common import bound_equation, bound_symbol, exact, fields, json_number, name, slug, span
 from adapters.errors import MathGraphError
-from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
@@ -48,7 +49,7 @@ from verifier.kinds import OperationKind, is_operation_kind
 from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole
 from verifier.targets import QuestionTargetError, question_form
 
-_TEMPERATURE: Final = DimensionVector.from_axes({"temperature": 1})
+_TEMPERATURE: Final = TEMPERATURE
 
 SOURCE_ID: Final[str] = "math_problem_graph"
 INTRODUCED_BY: Final[str] = "bind_math_problem_graph"
@@ -726,7 +727,7 @@ class _Binder:
 
     def is_count(self, unit: str) -> bool:
         try:
-            return self.vocab.resolve(unit).dimension == DimensionVector.from_axes({"count": 1})
+            return self.vocab.resolve(unit).dimension == COUNT
         except UnitRefusal:
             return False
 

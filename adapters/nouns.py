@@ -15,7 +15,8 @@ from typing import Final
 
 from adapters.errors import MathGraphError
 from adapters.math_graph import MathProblemGraph, graph_from_dict, unit_surfaces
-from units import DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units.dimension import COUNT
 from units.errors import clip
 from units.nouns import noun_forms
 
@@ -186,6 +187,6 @@ def _names(words: list[str], other: list[str]) -> bool:
 
 
 _WORDS: Final = re.compile("[ \\-'\u2019]+")  # spaces, hyphens, apostrophes (straight and curly)
-_COUNT: Final = DimensionVector.from_axes({"count": 1})
+_COUNT: Final = COUNT
 
 __all__ = ["auto_count_nouns", "count_nouns_of"]

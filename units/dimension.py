@@ -145,9 +145,15 @@ class DimensionVector:
 
 
 DIMENSIONLESS: Final[DimensionVector] = DimensionVector((0, 0, 0, 0, 0, 0))
+COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+"""The dimension of every count kind (items, apples, a dozen)."""
+TEMPERATURE: Final[DimensionVector] = DimensionVector.from_axes({"temperature": 1})
+"""The dimension of every temperature unit (Kelvin, Celsius, Fahrenheit, the unscaled degree)."""
 
 __all__ = [
     "BASE_DIMENSIONS",
+    "COUNT",
     "DIMENSIONLESS",
+    "TEMPERATURE",
     "DimensionVector",
 ]

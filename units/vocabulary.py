@@ -21,7 +21,7 @@ from typing import Any, Final
 import pint
 
 from units._pint import apply_calendar_convention, build_registry, define_base_unit
-from units.dimension import BASE_DIMENSIONS, DimensionVector
+from units.dimension import BASE_DIMENSIONS, COUNT, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
@@ -36,7 +36,7 @@ PER: Final[str] = "_per_"
 _DECLARED_SURFACE: Final = re.compile(r"[A-Za-z][A-Za-z'\-]*(?: [A-Za-z][A-Za-z'\-]*)*")
 _LEMMA_ID: Final = re.compile(r"[a-z][a-z0-9_]*")
 _CALENDAR: Final = "calendar"
-_COUNT: Final = DimensionVector.from_axes({"count": 1})
+_COUNT: Final = COUNT
 
 _MAX_NOUN_CHARS: Final[int] = 64
 """Longest declared count-noun surface or lemma (``malformed_input`` beyond; the lexicon's own names are shorter)."""

@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary
+from units import UnitRef, UnitRefusal, UnitVocabulary
+from units.dimension import TEMPERATURE
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal
 from verifier.holdings import Holding, Holdings
@@ -27,7 +28,7 @@ from verifier.model import BindingGraph, BoundUnknown, StateIndex, SymbolBinding
 from verifier.solve import Problem, Solution
 from verifier.targets import QuestionTarget, QuestionTargetError, entities, resolve_target
 
-_TEMPERATURE = DimensionVector.from_axes({"temperature": 1})
+_TEMPERATURE = TEMPERATURE
 
 __all__ = ["Reading", "certify", "read_unknown"]
 

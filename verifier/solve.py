@@ -29,7 +29,7 @@ else:
     from verifier.lazy import sympy
 
 from units import UnitRef, UnitRefusal, UnitVocabulary
-from units.dimension import DimensionVector
+from units.dimension import COUNT, DimensionVector
 from units.exact import format_exact
 from units.reasons import RefusalReason
 from units.vocabulary import check_commensurable
@@ -46,7 +46,7 @@ STAGES: Final[tuple[str, ...]] = ("input", "units", "admissibility", "values")
 SCALING_KINDS: Final[frozenset[str]] = frozenset(
     {"multiply", "divide", "compare_multiplicative", "unit_partition", "fraction_portion"}
 )
-_COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
+_COUNT: Final[DimensionVector] = COUNT
 _NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
     DimensionVector.from_axes(axes) for axes in ({"length": 1}, {"length": 2}, {"length": 3}, {"mass": 1}, {"time": 1})
 )
