@@ -23,6 +23,7 @@ but admissibility refuses the bare constant (``unit_mismatch``) unless the line 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -481,11 +482,17 @@ def _same_unit(a: str | None, b: str | None) -> bool:
         return True
     if a is None or b is None:
         return False
-    vocab = default_vocabulary()
+    lemma = _lemma(a)
+    return lemma is not None and lemma == _lemma(b)
+
+
+@functools.lru_cache(maxsize=1024)
+def _lemma(unit: str) -> str | None:
+    """The lemma ``unit`` resolves to in the default vocabulary, or ``None`` outside it (resolved once per text)."""
     try:
-        return vocab.resolve(a).lemma == vocab.resolve(b).lemma
+        return default_vocabulary().resolve(unit).lemma
     except UnitRefusal:
-        return False
+        return None
 
 
 def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: str = "") -> None:
@@ -524,10 +531,10 @@ def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: 
 
 def _is_scaled_number(unit: str) -> bool:
     """Whether ``unit`` is a pure number with a scale (``percent``, ``½``): no dimension, a factor other than 1."""
-    try:
-        ref = default_vocabulary().resolve(unit)
-    except UnitRefusal:
+    lemma = _lemma(unit)
+    if lemma is None:
         return False
+    ref = default_vocabulary().resolve(lemma)
     return ref.kind == () and ref.scale != 1
 
 
@@ -633,13 +640,6 @@ def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
             "malformed_input", f"expected '<number> X/Y' in apply_rate(...), found {call.arg[:40]!r}", call.where
         )
     _agree(call, rate, value, f"{numerator}_per_{denominator}", shown=written)
-    rate_unit = call.by_id[rate].unit if rate in call.by_id else None
-    if rate_unit is not None and not _same_unit(rate_unit, f"{numerator}_per_{denominator}"):
-        raise MathGraphError(
-            "malformed_input",
-            f"apply_rate(...) writes a rate in {written}, but {rate} is in {rate_unit}: the line disagrees with itself",
-            call.where,
-        )
     owner = call.by_id[quantity].entity if quantity in call.by_id else None
     if len(call.deps) != _RATE_AND_QUANTITY or (owner is not None and owner != call.actor):
         raise MathGraphError(

@@ -33,7 +33,7 @@ else:
     display = LazyModule("verifier.display")  # the notebook views load when a notebook first shows a result
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
-from units.dimension import DIMENSIONLESS
+from units.dimension import COUNT, DIMENSIONLESS, TEMPERATURE
 from units.errors import DetailRefusal, RefusalError, clip
 from units.exact import format_exact
 from units.reasons import RefusalReason, is_refusal_reason
@@ -54,8 +54,8 @@ from verifier.roles import roles_of
 
 ADDITIVE_KINDS: Final[frozenset[str]] = frozenset({"add", "subtract", "transfer", "compare_additive"})
 
-_COUNT: Final[DimensionVector] = DimensionVector.from_axes({"count": 1})
-_TEMPERATURE: Final[DimensionVector] = DimensionVector.from_axes({"temperature": 1})
+_COUNT: Final[DimensionVector] = COUNT
+_TEMPERATURE: Final[DimensionVector] = TEMPERATURE
 _ONE: Final[Fraction] = Fraction(1)
 _PAIR: Final[int] = 2  # the operands of a binary operation, or the two factors of a product
 _RATIO_MEMO_SIZE: Final[int] = 4096  # distinct unit pairs remembered before the ratio memo starts over
@@ -102,14 +102,10 @@ class Refusal:
                 missing or unknown, a value not a string, a reason outside the vocabulary.
         """
         obj = json_object(data, path, {"reason", "detail"}, set())
-        reason, detail = obj["reason"], obj["detail"]
+        reason = obj["reason"]
         if not is_refusal_reason(reason):
             raise BindingGraphError("malformed_input", f"not a refusal reason: {clip(reason)}", f"{path}.reason")
-        if not isinstance(detail, str):
-            raise BindingGraphError(
-                "malformed_input", f"detail must be a string, found {clip(detail)}", f"{path}.detail"
-            )
-        return cls(reason=reason, detail=detail)
+        return cls(reason=reason, detail=json_text(obj["detail"], f"{path}.detail"))
 
     @classmethod
     def from_error(cls, error: RefusalError) -> Refusal:
@@ -571,9 +567,7 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     _no_cancelled_units(eq, deps, shape)
     if literal is not None and kind != "unit_partition":
         raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
-    if kind == "unit_partition":  # the one product kind that may divide by a literal chunk
-        return _unit_partition(eq, deps, literal, lhs_ref)
-    return _PRODUCT_CHECKS[kind](_KindInputs(eq, deps, lhs_ref, vocab))
+    return _PRODUCT_CHECKS[kind](_KindInputs(eq, deps, literal, lhs_ref, vocab))
 
 
 def _signed_sum(rhs: sympy.Expr) -> bool:
@@ -1109,9 +1103,8 @@ def _numerator_unit(rate: UnitRef, num_kind: tuple[tuple[str, int], ...], vocab:
     raise _Refuse("rate_form_invalid", f"cannot name the numerator unit of {rate.lemma}")
 
 
-def _unit_partition(
-    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None
-) -> UnitProof:
+def _unit_partition(c: _KindInputs) -> UnitProof:
+    eq, deps, literal, lhs_ref = c.eq, c.deps, c.literal, c.lhs_ref
     chunks = [op for op in deps if op.role == "chunk"]
     if literal is not None and len(deps) == 1 and not chunks:
         state, chunk = deps[0], literal
@@ -1156,10 +1149,14 @@ def _fraction_portion(c: _KindInputs) -> UnitProof:
 
 
 class _KindInputs(NamedTuple):
-    """What a product kind's check reads: the equation, its operands, the lhs unit it claims, the vocabulary."""
+    """What a product kind's check reads: the equation, its operands and literal, the lhs unit it claims, the vocabulary.
+
+    Only ``unit_partition`` reads a literal (a literal chunk): ``_check`` refuses one with a unit for the others.
+    """
 
     eq: BoundEquation
     deps: list[_Operand]
+    literal: _Operand | None
     lhs_ref: UnitRef | None
     vocab: UnitVocabulary
 
@@ -1170,10 +1167,11 @@ _PRODUCT_CHECKS: Final[Mapping[str, Callable[[_KindInputs], UnitProof]]] = Mappi
         "divide": _divide,
         "compare_multiplicative": _compare_multiplicative,
         "apply_rate": _apply_rate,
+        "unit_partition": _unit_partition,
         "fraction_portion": _fraction_portion,
     }
 )
-"""The check of each product kind but ``unit_partition`` (``_check`` refuses a literal with a unit before it)."""
+"""The check of each product kind (``_check`` refuses a literal with a unit before it, but for ``unit_partition``)."""
 
 
 __all__ = [

@@ -85,14 +85,24 @@ def json_list(value: object, path: str) -> list[object]:
     raise BindingGraphError("malformed_input", f"expected an array, found {type(value).__name__}", path)
 
 
+def json_members(value: object, path: str) -> list[tuple[str, object]]:
+    """A JSON object's ``(key, value)`` members in the object's order, the values still unread.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` for a non-object.
+    """
+    if not isinstance(value, dict):
+        raise BindingGraphError("malformed_input", f"expected an object, found {type(value).__name__}", path)
+    return list(value.items())
+
+
 def json_pairs(value: object, path: str) -> tuple[tuple[str, str], ...]:
     """A JSON object of strings as ``(key, value)`` pairs, in the object's order.
 
     Raises:
         BindingGraphError: ``malformed_input`` for a non-object or a non-string value.
     """
-    obj = json_object(value, path, set(), set(value) if isinstance(value, dict) else set())
-    return tuple((key, json_text(item, f"{path}.{key}")) for key, item in obj.items())
+    return tuple((key, json_text(item, f"{path}.{key}")) for key, item in json_members(value, path))
 
 
 def json_fraction(value: object, path: str) -> Fraction:
@@ -124,6 +134,7 @@ __all__ = [
     "json_dimension",
     "json_fraction",
     "json_list",
+    "json_members",
     "json_object",
     "json_optional_text",
     "json_pairs",

@@ -35,7 +35,15 @@ from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError
 from verifier.expr import evaluate, parse_expression, rational
 from verifier.holdings import Holdings
-from verifier.jsonread import json_fraction, json_list, json_object, json_optional_text, json_pairs, json_text
+from verifier.jsonread import (
+    json_fraction,
+    json_list,
+    json_members,
+    json_object,
+    json_optional_text,
+    json_pairs,
+    json_text,
+)
 from verifier.model import (
     QUESTION_FORMS,
     BindingGraph,
@@ -406,22 +414,24 @@ class GraphReport:
         """
         obj = json_object(data, "report", {"policy", "verdicts", "values", "refusals", "answers", "trace"}, set())
         policy = json_text(obj["policy"], "report.policy")
-        if policy not in POLICIES:
+        if not is_policy(policy):
             raise BindingGraphError("malformed_input", f"policy must be one of {sorted(POLICIES)}", "report.policy")
         return cls(
             verdicts={
                 k: Verdict.from_json(v, vocab=vocab, path=f"report.verdicts.{k}")
-                for k, v in _members(obj["verdicts"], "report.verdicts")
+                for k, v in json_members(obj["verdicts"], "report.verdicts")
             },
             values={
-                k: Value.from_json(v, path=f"report.values.{k}") for k, v in _members(obj["values"], "report.values")
+                k: Value.from_json(v, path=f"report.values.{k}")
+                for k, v in json_members(obj["values"], "report.values")
             },
             refusals={
                 k: Refusal.from_json(v, path=f"report.refusals.{k}")
-                for k, v in _members(obj["refusals"], "report.refusals")
+                for k, v in json_members(obj["refusals"], "report.refusals")
             },
             answers={
-                k: _answer_from_json(v, f"report.answers.{k}") for k, v in _members(obj["answers"], "report.answers")
+                k: _answer_from_json(v, f"report.answers.{k}")
+                for k, v in json_members(obj["answers"], "report.answers")
             },
             trace=tuple(
                 TraceStep.from_json(step, path=f"report.trace[{i}]")
@@ -439,11 +449,6 @@ def _exact_text(text: str, path: str) -> None:
     """
     if format_exact(json_fraction(text, path)) != text:
         raise BindingGraphError("malformed_input", f"{clip(text)} is not an exact number as a trace writes it", path)
-
-
-def _members(data: object, path: str) -> list[tuple[str, object]]:
-    """A JSON object's ``(key, value)`` members in order (its values still unread)."""
-    return list(json_object(data, path, set(), set(data) if isinstance(data, dict) else set()).items())
 
 
 def _answer_from_json(data: object, path: str) -> Answer | Refusal:
@@ -478,7 +483,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
         raise BindingGraphError(
             "malformed_input", f"verify takes a BindingGraph, found {type(graph).__name__}", "graph"
         )
-    if policy not in POLICIES:
+    if not is_policy(policy):
         raise BindingGraphError(
             "malformed_input", f"policy must be one of {sorted(POLICIES)}, found {clip(policy)}", "policy"
         )
