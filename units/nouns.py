@@ -234,21 +234,38 @@ LONG_WORD_CHARS: Final[int] = 5
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """The optimal-string-alignment distance of two words (insert, delete, replace, swap neighbours), capped at ``limit + 1``."""
+    """The Damerau-Levenshtein distance of two words, capped at ``limit + 1``.
+
+    Edits are inserting, deleting or replacing a letter and swapping two neighbours,
+    and a swapped pair may be edited again (Lowrance and Wagner's unrestricted
+    distance): ``dolrls`` is two edits from ``dollars`` (swap ``lr``, insert ``a``),
+    where the optimal-string-alignment distance, which may not touch a swapped pair
+    again, counts three and let such a typo pass as a new count kind.
+    """
     if abs(len(a) - len(b)) > limit:
         return limit + 1
-    previous2: list[int] = []
-    previous = list(range(len(b) + 1))
+    far = len(a) + len(b)
+    last_row: dict[str, int] = {}  # the last row of a where each letter stood
+    table = [[far] * (len(b) + 2) for _ in range(len(a) + 2)]
+    for i in range(len(a) + 1):
+        table[i + 1][0], table[i + 1][1] = far, i
+    for j in range(len(b) + 1):
+        table[0][j + 1], table[1][j + 1] = far, j
     for i, ca in enumerate(a, start=1):
-        row = [i] + [0] * len(b)
+        last_match_col = 0
         for j, cb in enumerate(b, start=1):
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                row[j] = min(row[j], previous2[j - 2] + 1)
-        if min(row) > limit:
-            return limit + 1
-        previous2, previous = previous, row
-    return min(previous[-1], limit + 1)
+            k, col = last_row.get(cb, 0), last_match_col
+            cost = 0 if ca == cb else 1
+            if cost == 0:
+                last_match_col = j
+            table[i + 1][j + 1] = min(
+                table[i][j] + cost,  # replace (or keep)
+                table[i + 1][j] + 1,  # insert
+                table[i][j + 1] + 1,  # delete
+                table[k][col] + (i - k - 1) + 1 + (j - col - 1),  # swap, with the letters between edited
+            )
+        last_row[ca] = i
+    return min(table[len(a) + 1][len(b) + 1], limit + 1)
 
 
 def typo_apart(a: str, b: str) -> bool:

@@ -634,7 +634,7 @@ class UnitVocabulary:
             more = f" ({len(misses) - 1} more near misses)" if len(misses) > 1 else ""
             raise UnitRefusal(
                 "unknown_unit",
-                f"not declared automatically: a near miss of {hit!r} (another spelling, or one edit away);"
+                f"not declared automatically: a near miss of {hit!r} (another spelling, or a likely typo of it);"
                 f" did you mean {hit!r}?{more} Declare it explicitly if it is a noun of its own.",
                 noun,
             )

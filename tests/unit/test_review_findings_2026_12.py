@@ -20,7 +20,14 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import AdapterError, bind_math_problem_graph, bind_relations, graph_from_dict, parse_canonical_text
+from adapters import (
+    AdapterError,
+    auto_count_nouns,
+    bind_math_problem_graph,
+    bind_relations,
+    graph_from_dict,
+    parse_canonical_text,
+)
 from units import default_vocabulary
 from verifier import Answer, Refusal, verify
 
@@ -340,3 +347,12 @@ def test_a_scalar_labelled_in_percent_is_refused(call: str) -> None:
     )
     with pytest.raises(AdapterError, match="is ambiguous"):
         parse_canonical_text(text)
+
+
+def test_a_typo_two_edits_away_with_a_swap_is_no_count_kind_of_its_own() -> None:
+    """Under auto count nouns, 'dolrls' (swap plus insert of 'dollars') is refused, not a kind left out of the total."""
+    data = _graph([("Ana", "dollars", 7), ("Ben", "dolrls", 18)], [], "Ana")
+    with pytest.raises(AdapterError) as info:
+        auto_count_nouns(graph_from_dict(data), default_vocabulary())
+    assert (info.value.reason, info.value.path) == ("unknown_unit", "initial_state[1].quantity.unit")
+    assert "did you mean 'dollars'" in str(info.value)
