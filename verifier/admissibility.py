@@ -341,8 +341,8 @@ class Verdict:
         obj = json_object(data, path, {"status", "unit_proof"}, {"proof", "refusal"})
         proof = None if "proof" not in obj else UnitProof.from_json(obj["proof"], vocab=vocab, path=f"{path}.proof")
         refusal = None if "refusal" not in obj else Refusal.from_json(obj["refusal"], path=f"{path}.refusal")
+        status = cast("Literal['admitted', 'refused']", json_text(obj["status"], f"{path}.status"))  # checked next
         try:
-            status = cast("Literal['admitted', 'refused']", json_text(obj["status"], f"{path}.status"))  # checked next
             verdict = cls(status=status, proof=proof, refusal=refusal)
         except ValueError as exc:
             raise BindingGraphError("malformed_input", str(exc), f"{path}.status") from None
