@@ -39,7 +39,7 @@ from units.exact import format_exact
 from units.reasons import RefusalReason, is_refusal_reason
 from units.vocabulary import check_commensurable
 from verifier.errors import BindingGraphError
-from verifier.expr import is_identifier, parse_expression, symbol
+from verifier.expr import as_fraction, is_identifier, parse_expression, symbol
 from verifier.jsonread import (
     json_dimension,
     json_fraction,
@@ -871,12 +871,12 @@ _ZERO: Final[Fraction] = Fraction(0)
 def _constant_term(rhs: sympy.Expr) -> Fraction:
     """The additive constant of a right-hand side (``4`` of ``q + 4``), zero when there is none."""
     if isinstance(rhs, sympy.Rational):
-        return Fraction(int(rhs.p), int(rhs.q))
+        return as_fraction(rhs)
     if isinstance(rhs, sympy.Add):  # every number of the sum: one kept as written holds several (0 + 3 + q)
         numbers = [a for a in rhs.args if isinstance(a, sympy.Rational)]
         if len(numbers) == 1:  # the common case: one constant
-            return Fraction(int(numbers[0].p), int(numbers[0].q))
-        return sum((Fraction(int(a.p), int(a.q)) for a in numbers), _ZERO)
+            return as_fraction(numbers[0])
+        return sum((as_fraction(a) for a in numbers), _ZERO)
     return _ZERO
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Final
 
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import TEMPERATURE
@@ -31,6 +32,9 @@ from verifier.targets import QuestionTarget, QuestionTargetError, entities, reso
 _TEMPERATURE = TEMPERATURE
 
 __all__ = ["Reading", "certify", "read_unknown"]
+
+_ZERO: Final[Fraction] = Fraction(0)
+_ONE: Final[Fraction] = Fraction(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +153,8 @@ def _convert(
     form: str,
     index: StateIndex,
 ) -> Reading | Refusal:
-    total = Fraction(0)
-    offset = Fraction(0)
+    total = _ZERO
+    offset = _ZERO
     parts: list[tuple[str, Fraction, Fraction]] = []
     for name in states:
         ref = solution.units.get(name)
@@ -161,15 +165,17 @@ def _convert(
             check_commensurable(ref, asked)
         except UnitRefusal as exc:
             return Refusal(reason=exc.reason, detail=f"{name} is in {ref.lemma}, asked in {asked.lemma}: {exc.detail}")
-        shift = Fraction(0)
-        if (ref.is_offset or asked.is_offset) and ref.lemma != asked.lemma:
-            shift = vocab.convert(Fraction(0), ref.lemma, asked.lemma)  # affine: value * factor + offset, exact
-            factor = vocab.convert(Fraction(1), ref.lemma, asked.lemma) - shift
-        elif ref.is_offset or asked.is_offset:
-            factor = Fraction(1)
+        shift = _ZERO
+        if ref.lemma == asked.lemma:  # the common case: no conversion (an offset unit read in itself too)
+            factor = _ONE
+            total += value
         else:
-            factor = ref.scale / asked.scale
-        total += value * factor + shift
+            if ref.is_offset or asked.is_offset:
+                shift = vocab.convert(_ZERO, ref.lemma, asked.lemma)  # affine: value * factor + offset, exact
+                factor = vocab.convert(_ONE, ref.lemma, asked.lemma) - shift
+            else:
+                factor = ref.scale / asked.scale
+            total += value * factor + shift
         offset = shift
         parts.append((name, value, factor))
-    return Reading(total, asked_text, form, index, tuple(parts), offset if len(states) == 1 else Fraction(0))
+    return Reading(total, asked_text, form, index, tuple(parts), offset if len(states) == 1 else _ZERO)

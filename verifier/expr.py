@@ -456,7 +456,7 @@ def evaluate(expr: sympy.Expr, values: Mapping[str, Fraction], *, constant_scale
             total += part * constant_scale if isinstance(arg, sympy.Rational) else part
         return total
     if constant_scale != 1 and isinstance(expr, sympy.Rational):
-        return Fraction(int(expr.p), int(expr.q)) * constant_scale
+        return as_fraction(expr) * constant_scale
     return _eval(expr, values)
 
 
@@ -467,13 +467,16 @@ def _eval(node: sympy.Expr, values: Mapping[str, Fraction]) -> Fraction:
         except KeyError:
             raise EvaluationError("state_unset", f"{node.name} has no value") from None
     if isinstance(node, sympy.Rational):
-        return Fraction(int(node.p), int(node.q))
-    if isinstance(node, sympy.Add):
-        return sum((_eval(a, values) for a in node.args), Fraction(0))
-    if isinstance(node, sympy.Mul):
-        out = Fraction(1)
-        for arg in node.args:
-            out *= _eval(arg, values)
+        return as_fraction(node)
+    if isinstance(node, (sympy.Add, sympy.Mul)):  # folded from the first term: no 0 + x or 1 * x step
+        first, *rest = node.args
+        out = _eval(first, values)
+        if isinstance(node, sympy.Add):
+            for arg in rest:
+                out += _eval(arg, values)
+        else:
+            for arg in rest:
+                out *= _eval(arg, values)
         return out
     if isinstance(node, sympy.Pow):
         base = _eval(node.base, values)
@@ -484,10 +487,21 @@ def _eval(node: sympy.Expr, values: Mapping[str, Fraction]) -> Fraction:
     raise EvaluationError("unsafe_expression", f"{type(node).__name__} cannot be evaluated")
 
 
+@functools.lru_cache(maxsize=PRINT_MEMO_SIZE)
+def as_fraction(number: sympy.Rational) -> Fraction:
+    """The exact ``Fraction`` of a sympy ``Rational`` (``Rational(7, 2)`` → ``Fraction(7, 2)``).
+
+    The inverse of :func:`rational`; memoized by value, as a corpus repeats its constants.
+    Pass only a ``sympy.Rational`` (an ``Integer`` is one): a ``Float`` has no exact ``p``/``q``.
+    """
+    return Fraction(int(number.p), int(number.q))
+
+
 def clear_memos() -> None:
     """Forget every memoized text, name set and check (for benchmarks that must see each expression afresh)."""
     _printed.cache_clear()
     _free_names.cache_clear()
+    as_fraction.cache_clear()
     _CHECKED.clear()
 
 
@@ -498,6 +512,7 @@ __all__ = [
     "MAX_IDENT_CHARS",
     "PRINT_MEMO_SIZE",
     "EvaluationError",
+    "as_fraction",
     "check_expression",
     "clear_memos",
     "evaluate",

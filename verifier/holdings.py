@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ else:
 from units import UnitRef
 from units.reasons import RefusalReason
 from verifier.admissibility import Refusal
+from verifier.expr import as_fraction
 from verifier.model import BindingGraph, BoundEquation, OperationIndex, StateIndex, SymbolBinding
 
 UPDATE_KINDS: Final[frozenset[str]] = frozenset(
@@ -284,7 +286,7 @@ class _Replay:
             return f"transfer {first}: the two sides move amounts in different units"
         return ""
 
-    def delta(self, eq: BoundEquation) -> sympy.Rational | None:
+    def delta(self, eq: BoundEquation) -> Fraction | None:
         """What a transfer side adds to its own state (``-7`` for a debit of 7), or None when it is not that shape."""
         roles = self.roles.get(eq.lhs_symbol_id, {})
         own = [dep for dep, role in roles.items() if role == "state"]
@@ -292,14 +294,15 @@ class _Replay:
             return None
         rhs = eq.rhs
         if not own:
-            return rhs if isinstance(rhs, sympy.Rational) else None
+            return as_fraction(rhs) if isinstance(rhs, sympy.Rational) else None
         state = sympy.Symbol(own[0])  # the very symbol: one with assumptions (or a Dummy) is another one
         if isinstance(rhs, sympy.Add) and len(rhs.args) == _PAIR:  # state + c, read off without a sympy subtraction
             constants = [arg for arg in rhs.args if isinstance(arg, sympy.Rational)]
-            if len(constants) == 1 and state in rhs.args:
-                return constants[0]
+            # only a Symbol can equal the state (comparing it with a number would sympify for nothing)
+            if len(constants) == 1 and any(isinstance(arg, sympy.Symbol) and arg == state for arg in rhs.args):
+                return as_fraction(constants[0])
         change = rhs - state
-        return change if isinstance(change, sympy.Rational) else None
+        return as_fraction(change) if isinstance(change, sympy.Rational) else None
 
 
 def operation_indices(equations: tuple[BoundEquation, ...], symbols: Mapping[str, SymbolBinding]) -> list[int]:

@@ -95,6 +95,11 @@ class _Passed:
     def __init__(self) -> None:
         self._seen: set[str] = set()
 
+    @property
+    def seen(self) -> set[str]:
+        """The remembered values (one set for the object's life: emptied, never replaced); test ``type(v) is str`` first."""
+        return self._seen
+
     def add(self, value: object) -> None:
         if type(value) is not str:
             return
@@ -112,9 +117,16 @@ _IDENTS: Final = _Passed()
 """Identifiers that passed :func:`_ident` (remembered apart: ``"None"`` is an identifier but no text)."""
 
 
+_SOURCE_IDS: Final = _Passed()
+"""Source ids that passed :class:`SourceSpanLink`'s checks (a text that matches ``[A-Za-z0-9_.:/-]+``)."""
+_SOURCE_ID_SEEN: Final = _SOURCE_IDS.seen
+_TEXT_SEEN: Final = _TEXTS.seen
+_IDENT_SEEN: Final = _IDENTS.seen
+
+
 def _known(value: object) -> bool:
     """True for a ``str`` (exactly) that already passed the text check; anything else takes the full check."""
-    return value in _TEXTS
+    return type(value) is str and value in _TEXT_SEEN
 
 
 def _text(value: object, path: str, *, optional: bool = False) -> None:
@@ -187,6 +199,16 @@ class SourceSpanLink:
     text: str | None = None
 
     def __post_init__(self) -> None:
+        start, end, text = self.start, self.end, self.text
+        if (  # every field already passed the checks below (an adapter makes many spans of one source)
+            type(self.source_id) is str
+            and self.source_id in _SOURCE_ID_SEEN
+            and type(start) is int
+            and type(end) is int
+            and 0 <= start < end
+            and (text is None or _known(text))
+        ):
+            return
         _text(self.source_id, "source_span.source_id")
         if not _SOURCE_ID.fullmatch(self.source_id):
             raise _fail(f"source_id must match [A-Za-z0-9_.:/-]+, found {self.source_id!r}", "source_span.source_id")
@@ -195,6 +217,7 @@ class SourceSpanLink:
         if self.start < 0 or self.end <= self.start:
             raise _fail(f"need 0 <= start < end, found [{self.start}:{self.end}]", "source_span")
         _text(self.text, "source_span.text", optional=True)
+        _SOURCE_IDS.add(self.source_id)
 
     def to_canonical_string(self) -> str:
         """``source_id[start:end]`` (upstream format)."""
@@ -240,12 +263,16 @@ class SymbolBinding:
     unit: str | None = None
 
     def __post_init__(self) -> None:
+        seen, entity, unit = _TEXT_SEEN, self.entity, self.unit  # _known inlined: the hot path of every adapter
         if (
-            self.symbol_id in _IDENTS
-            and _known(self.name)
-            and _known(self.introduced_by)
-            and (self.entity is None or _known(self.entity))
-            and (self.unit is None or _known(self.unit))
+            type(self.symbol_id) is str
+            and self.symbol_id in _IDENT_SEEN
+            and type(self.name) is str
+            and self.name in seen
+            and type(self.introduced_by) is str
+            and self.introduced_by in seen
+            and (entity is None or (type(entity) is str and entity in seen))
+            and (unit is None or (type(unit) is str and unit in seen))
             and type(self.semantic_role) is str
             and self.semantic_role in SEMANTIC_ROLES
             and isinstance(self.source_span, SourceSpanLink)
@@ -993,6 +1020,14 @@ class BindingGraph:
 
 def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
     """A dependency cycle among equations (``[a, b, a]``), or ``[]`` when acyclic."""
+    pending = {eq.lhs_symbol_id for eq in equations}
+    if len(pending) == len(equations):  # each lhs once: a tuple order that reads only earlier lhs is topological
+        for eq in equations:
+            if not pending.isdisjoint(eq.dependencies):
+                break  # reads its own lhs or a later one: search for the cycle below
+            pending.discard(eq.lhs_symbol_id)
+        else:
+            return []
     graph = {eq.lhs_symbol_id: sorted(eq.dependencies) for eq in equations}
     state: dict[str, int] = {}
     for start in graph:

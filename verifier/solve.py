@@ -596,7 +596,7 @@ def _product(parts: list[_Form]) -> _Form:
 
 def _count_problem(name: str, value: Fraction, ref: UnitRef, kind: str | None) -> Refusal | None:
     """A count is whole and not negative, in its root unit (a kind declared divisible takes 3/4: SPEC §5)."""
-    in_root = value * ref.scale
+    in_root = value if ref.scale == 1 else value * ref.scale
     if in_root < 0:
         return Refusal(
             reason="negative_count", detail=f"{name} = {format_exact(value)} {ref.surface} is a negative count"

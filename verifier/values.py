@@ -185,9 +185,8 @@ class TraceStep:
     note: str = ""
 
     def __post_init__(self) -> None:
-        for name in ("factors", "inputs"):
-            pairs = getattr(self, name)
-            if any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
+        for name, pairs in (("factors", self.factors), ("inputs", self.inputs)):
+            if len(pairs) > 1 and any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
                 raise ValueError(f"TraceStep.{name} must be sorted by name, each name once: {pairs!r}")
 
     def to_json(self) -> dict[str, object]:
