@@ -44,7 +44,7 @@ from units.exact import format_exact
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
-from verifier.expr import rational, symbol
+from verifier.forms import difference_of, multiple_of, product_of, quotient_of, sum_with_constant
 from verifier.kinds import OperationKind, is_operation_kind
 from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole
 from verifier.targets import QuestionTargetError, question_form
@@ -861,7 +861,7 @@ class _Binder:
             self.start_at_zero(op.actor, operand.unit, f"{step.where}.operand.unit")
         unit = state[1] if state else operand.unit
         sign = 1 if op.kind == "add" else -1
-        rhs = (symbol(state[0]) if state else sympy.Integer(0)) + sign * rational(operand.value)
+        rhs = sum_with_constant(state[0] if state else None, sign * operand.value)
         self.add_symbol(step.result, step.label, "quantity", op.actor, unit)
         self.add_equation(
             step.result, rhs, op.kind, step.label, {state[0]: "state"} if state else {}, literal_unit=operand.unit
@@ -882,7 +882,7 @@ class _Binder:
         target_result = f"{step.prefix}_target_result"
         target_label = f"op{step.index}.{op.kind}.{op.target}"
         self.add_symbol(target_result, target_label, "quantity", op.target, target_unit)
-        rhs_t = (symbol(target_state[0]) if target_state else sympy.Integer(0)) + rational(operand.value)
+        rhs_t = sum_with_constant(target_state[0] if target_state else None, operand.value)
         self.add_equation(
             target_result,
             rhs_t,
@@ -907,7 +907,7 @@ class _Binder:
         self.add_symbol(scalar, f"op{i}.scalar", "ratio", None, None)
         self.add_fact(scalar, operand.value, None, f"op{i}.scalar")
         self.add_symbol(step.result, step.label, "quantity", op.actor, state[1])
-        rhs = symbol(state[0]) * symbol(scalar) if op.kind == "multiply" else symbol(state[0]) / symbol(scalar)
+        rhs = product_of(state[0], scalar) if op.kind == "multiply" else quotient_of(state[0], scalar)
         roles = {state[0]: "state", scalar: "scalar" if op.kind == "multiply" else "divisor"}
         self.add_equation(step.result, rhs, op.kind, step.label, roles)
         self.set_state(op.actor, state[1], step.result)
@@ -931,7 +931,7 @@ class _Binder:
         self.add_symbol(step.result, step.label, "quantity", op.actor, operand.numerator_unit)
         self.add_equation(
             step.result,
-            symbol(rate) * symbol(quantity[0]),
+            product_of(rate, quantity[0]),
             op.kind,
             step.label,
             {rate: "rate", quantity[0]: "quantity"},
@@ -962,7 +962,7 @@ class _Binder:
         self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
         self.add_symbol(step.result, step.label, "count", op.actor, operand.result_unit)
         self.add_equation(
-            step.result, symbol(state[0]) / symbol(chunk), op.kind, step.label, {state[0]: "state", chunk: "chunk"}
+            step.result, quotient_of(state[0], chunk), op.kind, step.label, {state[0]: "state", chunk: "chunk"}
         )
         self.set_state(op.actor, operand.result_unit, step.result)
         self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
@@ -988,7 +988,7 @@ class _Binder:
         self.add_fact(share, keep, None, f"op{i}.share")
         self.add_symbol(step.result, step.label, "count", op.actor, state[1])
         self.add_equation(
-            step.result, symbol(share) * symbol(state[0]), op.kind, step.label, {share: "share", state[0]: "state"}
+            step.result, product_of(share, state[0]), op.kind, step.label, {share: "share", state[0]: "state"}
         )
         self.set_state(op.actor, state[1], step.result)
 
@@ -1048,10 +1048,10 @@ class _Binder:
             self.set_state(ref, own[1], sid)
             reference = (sid, own[1])
         if op.kind == "compare_additive":
-            value = symbol(reference[0]) + sign * rational(change)
+            value = sum_with_constant(reference[0], sign * change)
             literal: str | None = unit
         else:
-            value, literal = rational(change) * symbol(reference[0]), None
+            value, literal = multiple_of(change, reference[0]), None
         if own is None:
             self.add_symbol(result, label, "quantity", actor, reference[1])
             self.add_equation(result, value, op.kind, label, {reference[0]: "reference"}, literal_unit=literal)
@@ -1063,7 +1063,7 @@ class _Binder:
         self.add_symbol(gap, f"{label}.gap", "difference", None, own[1])
         self.add_fact(gap, Fraction(0), own[1], f"{label}.gap")
         self.add_equation(
-            gap, symbol(own[0]) - symbol(compared), "subtract", f"{label}.gap", {own[0]: "state", compared: "operand"}
+            gap, difference_of(own[0], compared), "subtract", f"{label}.gap", {own[0]: "state", compared: "operand"}
         )
 
     def held_one(self, entity: str, where: str) -> tuple[str, str] | None:

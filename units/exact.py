@@ -19,9 +19,10 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from units.errors import UnitRefusal
 
@@ -52,6 +53,14 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
             zero denominators and anything outside the grammar; ``input_too_large``
             for more than :data:`MAX_DIGITS` digits.
     """
+    reader = _READER_BY_TYPE.get(type(value))  # the exact types first (a bool or a str subclass is none of them)
+    if reader is not None:
+        return reader(value, path)
+    return _by_kind(value, path)
+
+
+def _by_kind(value: object, path: str) -> Fraction:
+    """:func:`parse_exact` for a value of no exact type of :data:`_READER_BY_TYPE` (subclasses, sympy, refusals)."""
     if isinstance(value, Fraction):
         return value
     if isinstance(value, bool):
@@ -63,12 +72,20 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
     if type(value).__module__.startswith("sympy"):
         return _from_sympy(value, path)
     if isinstance(value, int):
-        if value.bit_length() > MAX_DIGITS * 4:
-            raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", "<int>", path)
-        return Fraction(value)
+        return _from_int(value, path)
     if not isinstance(value, str):
         raise UnitRefusal("malformed_input", f"expected an exact number, found {type(value).__name__}", value, path)
     return _from_text(value, path)
+
+
+def _from_int(value: int, path: str) -> Fraction:
+    if value.bit_length() > MAX_DIGITS * 4:
+        raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", "<int>", path)
+    return Fraction(value)
+
+
+def _same_fraction(value: Fraction, _path: str) -> Fraction:
+    return value
 
 
 def _from_text(value: str, path: str) -> Fraction:
@@ -135,6 +152,16 @@ def _from_sympy(value: object, path: str) -> Fraction:
     )
 
 
+_READER_BY_TYPE: Final[dict[type, Callable[[Any, str], Fraction]]] = {
+    int: _from_int,
+    str: _from_text,
+    Fraction: _same_fraction,
+    float: _from_float,
+    Decimal: _from_decimal,
+}
+"""The reader of each exact type :func:`parse_exact` takes (any other value goes through ``_by_kind``)."""
+
+
 def format_exact(value: Fraction) -> str:
     """Canonical text of an exact number: ``"5"``, ``"-7/2"`` (inverse of :func:`parse_exact`)."""
     if value.denominator == 1:
@@ -154,7 +181,10 @@ def _keep_int(text: str) -> object:
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A JSON object, refused when a key repeats (the last one would silently win)."""
-    out: dict[str, object] = {}
+    out: dict[str, object] = dict(pairs)
+    if len(out) == len(pairs):  # the common case: each key once
+        return out
+    out = {}
     for key, value in pairs:
         if key in out:
             raise UnitRefusal("malformed_input", "a JSON object repeats this key; which value is meant is unknown", key)

@@ -53,7 +53,9 @@ def symbol(name: str) -> sympy.Symbol:
 
 
 def rational(value: Fraction) -> sympy.Rational:
-    """An exact sympy ``Rational`` from a :class:`~fractions.Fraction`."""
+    """An exact sympy ``Rational`` from a :class:`~fractions.Fraction` (an ``Integer`` for a whole value)."""
+    if value.denominator == 1:
+        return sympy.Integer(value.numerator)  # what Rational(p, 1) returns, without its normalizing
     return sympy.Rational(value.numerator, value.denominator)
 
 

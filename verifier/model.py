@@ -1018,16 +1018,26 @@ class BindingGraph:
         return cls(**parts)  # type: ignore[arg-type]
 
 
+def _in_topological_order(equations: tuple[BoundEquation, ...]) -> bool:
+    """True when each lhs is defined once and every equation reads only lhs defined before it (so no cycle exists).
+
+    Adapters write equations in source order, so this one pass settles most graphs;
+    :func:`find_cycle` searches only when it fails.
+    """
+    pending = {eq.lhs_symbol_id for eq in equations}
+    if len(pending) != len(equations):
+        return False
+    for eq in equations:
+        if not pending.isdisjoint(eq.dependencies):
+            return False  # reads its own lhs or a later one
+        pending.discard(eq.lhs_symbol_id)
+    return True
+
+
 def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
     """A dependency cycle among equations (``[a, b, a]``), or ``[]`` when acyclic."""
-    pending = {eq.lhs_symbol_id for eq in equations}
-    if len(pending) == len(equations):  # each lhs once: a tuple order that reads only earlier lhs is topological
-        for eq in equations:
-            if not pending.isdisjoint(eq.dependencies):
-                break  # reads its own lhs or a later one: search for the cycle below
-            pending.discard(eq.lhs_symbol_id)
-        else:
-            return []
+    if _in_topological_order(equations):
+        return []
     graph = {eq.lhs_symbol_id: sorted(eq.dependencies) for eq in equations}
     state: dict[str, int] = {}
     for start in graph:
