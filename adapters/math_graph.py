@@ -647,30 +647,29 @@ def graph_from_dict(data: object) -> MathProblemGraph:
 
 @dataclass(frozen=True, slots=True)
 class _Step:
-    """One operation being bound: its index, and the ids and labels its symbols take from it."""
+    """One operation being bound: its index, and the ids and labels its symbols take from it (each built once).
+
+    Attributes:
+        index: the operation's position in the graph.
+        op: the operation.
+        prefix: ``op_007``, the prefix of the operation's symbol ids.
+        result: ``op_007_result``, the actor's new state (or the comparison's value).
+        label: ``op7.add.Sam``, the synthetic span of the operation's result.
+        where: ``operations[7]``, the operation's path in the graph, for errors.
+    """
 
     index: int
     op: Operation
+    prefix: str
+    result: str
+    label: str
+    where: str
 
-    @property
-    def prefix(self) -> str:
-        """``op_007``: the prefix of the operation's symbol ids."""
-        return f"op_{self.index:03d}"
-
-    @property
-    def result(self) -> str:
-        """``op_007_result``: the actor's new state (or the comparison's value)."""
-        return f"{self.prefix}_result"
-
-    @property
-    def label(self) -> str:
-        """``op7.add.Sam``: the synthetic span of the operation's result."""
-        return f"op{self.index}.{self.op.kind}.{self.op.actor}"
-
-    @property
-    def where(self) -> str:
-        """``operations[7]``: the operation's path in the graph, for errors."""
-        return f"operations[{self.index}]"
+    @classmethod
+    def of(cls, index: int, op: Operation) -> _Step:
+        """The step of ``op`` at ``index``."""
+        prefix = f"op_{index:03d}"
+        return cls(index, op, prefix, f"{prefix}_result", f"op{index}.{op.kind}.{op.actor}", f"operations[{index}]")
 
 
 class _Binder:
@@ -831,7 +830,7 @@ class _Binder:
             MathGraphError: the operation's refusal (``state_unset``, ``redeclared_state``,
                 ``ambiguous_reference`` …) at ``operations[i]``.
         """
-        step = _Step(i, op)
+        step = _Step.of(i, op)
         operand = op.operand
         if isinstance(operand, Quantity) and op.kind in ("add", "subtract", "transfer"):
             self.change(step, operand)

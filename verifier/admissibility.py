@@ -534,7 +534,7 @@ def graph_verdicts(graph: BindingGraph, vocab: UnitVocabulary) -> dict[str, Verd
     entry = _REMEMBERED.get(id(graph))
     if entry is not None and entry[0]() is graph and entry[1]() is vocab:
         return dict(entry[2])
-    symbols = graph.symbol_map
+    symbols = graph.symbols_by_id
     return {eq.lhs_symbol_id: check_equation(eq, symbols, vocab) for eq in graph.equations}
 
 

@@ -117,7 +117,7 @@ class Holdings:
             roles: equation lhs → ``{dependency: role}`` (:func:`verifier.roles.roles_of`).
         """
         out = cls()
-        symbols = graph.symbol_map
+        symbols = graph.symbols_by_id
         defined = {eq.lhs_symbol_id for eq in graph.equations}
         for sym in graph.symbols:
             ref = units.get(sym.symbol_id)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Literal, TypeVar, get_args
 
 if TYPE_CHECKING:
@@ -948,6 +949,11 @@ class BindingGraph:
     def symbol_map(self) -> dict[str, SymbolBinding]:
         """Symbols by id (a fresh dict)."""
         return dict(self._by_id)
+
+    @property
+    def symbols_by_id(self) -> Mapping[str, SymbolBinding]:
+        """Symbols by id, read-only (a view of the graph's own index: no copy, unlike :attr:`symbol_map`)."""
+        return MappingProxyType(self._by_id)
 
     def to_canonical_string(self) -> str:
         """The upstream line format, byte-deterministic (given order; ``deps`` sorted)."""

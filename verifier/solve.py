@@ -156,7 +156,7 @@ class _Run:
         self.by_lhs = {eq.lhs_symbol_id: eq for eq in graph.equations}
         self.position = {eq.lhs_symbol_id: i for i, eq in enumerate(graph.equations)}
         self.stated: dict[str, Fraction] = {}
-        self.symbols = graph.symbol_map
+        self.symbols = graph.symbols_by_id
         self._order: list[BoundEquation] | None = None
 
     # ------------------------------------------------------------ refusals

@@ -78,7 +78,7 @@ def infer_question_form(graph: BindingGraph, unknown: BoundUnknown, vocab: UnitV
         QuestionTargetError: ``unknown_entity_not_in_entities``, ``apply_rate_unit_mismatch``
             or ``unmappable_question_form``.
     """
-    return question_form(graph.symbol_map, graph.equations, unknown, vocab)
+    return question_form(graph.symbols_by_id, graph.equations, unknown, vocab)
 
 
 def question_form(

@@ -491,7 +491,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
         raise BindingGraphError(
             "malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab"
         )
-    symbols = graph.symbol_map
+    symbols = graph.symbols_by_id
     declared, problems = _units_stage(graph, voc)
     verdicts = graph_verdicts(graph, voc)
     for i, eq in enumerate(graph.equations):
@@ -532,7 +532,7 @@ def _holdings_stage(
         proof = verdicts[eq.lhs_symbol_id].proof
         if kinds.get(eq.lhs_symbol_id) is None and proof is not None:
             kinds[eq.lhs_symbol_id] = proof.result_ref
-    symbols = graph.symbol_map
+    symbols = graph.symbols_by_id
     holdings = Holdings.build(graph, kinds, {eq.lhs_symbol_id: roles_of(eq, symbols) for eq in graph.equations})
     problems.extend(
         Problem(3, 1 if hp.position >= 0 else 0, max(hp.position, 0), hp.equation, hp.equation, hp.refusal)
