@@ -11,7 +11,6 @@ Knows nothing of input formats.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -566,7 +565,19 @@ def _answer_stage(
         )
         if key not in steps:
             steps[key] = _answer_step(unknown.symbol_id, reading)
-        trace.append(dataclasses.replace(steps[key], target=unknown.symbol_id))
+        step = steps[key]  # the step of another unknown asking the same thing, retargeted (built directly)
+        trace.append(
+            TraceStep(
+                action=step.action,
+                target=unknown.symbol_id,
+                formula=step.formula,
+                factors=step.factors,
+                inputs=step.inputs,
+                value=step.value,
+                unit=step.unit,
+                note=step.note,
+            )
+        )
     return answers, trace
 
 
