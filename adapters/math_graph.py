@@ -354,6 +354,7 @@ class MathProblemGraph(_JsonValue):
                     f"initial_state[{i}]",
                 )
             held[key] = poss.quantity.value
+        _check_numbers(self)  # before the operations' checks compare them with 0
         for i, op in enumerate(self.operations):
             _check_operation(op, known, f"operations[{i}]")
         if self.unknown.entity is not None and self.unknown.entity not in known:
@@ -376,6 +377,41 @@ class MathProblemGraph(_JsonValue):
     def canonical_bytes(self) -> bytes:
         """UTF-8 JSON with sorted keys and compact separators (byte-equal for equal graphs)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _operand_numbers(operand: object) -> list[tuple[str, object]]:
+    """Every number an operand holds, by its field path (``delta.value``, ``factor``, ...)."""
+    if isinstance(operand, (Quantity, Rate, PartitionChunk)):
+        return [("value", operand.value)]
+    if isinstance(operand, Comparison):  # a delta that is no Quantity is the comparison check's to refuse
+        delta: list[tuple[str, object]] = (
+            [("delta.value", operand.delta.value)] if isinstance(operand.delta, Quantity) else []
+        )
+        return delta + ([("factor", operand.factor)] if operand.factor is not None else [])
+    if isinstance(operand, FractionPortion):
+        return [("numerator", operand.numerator), ("denominator", operand.denominator)]
+    return []
+
+
+def _check_numbers(graph: MathProblemGraph) -> None:
+    """Every number of a graph built in Python is a ``Fraction`` or an ``int`` (:func:`graph_from_dict` reads the rest).
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field (a float, ``Decimal``, ``bool``, string ...).
+    """
+    numbers: list[tuple[str, object]] = [
+        (f"initial_state[{i}].quantity.value", p.quantity.value) for i, p in enumerate(graph.initial_state)
+    ]
+    for i, op in enumerate(graph.operations):
+        numbers += [(f"operations[{i}].operand.{field}", n) for field, n in _operand_numbers(op.operand)]
+    for path, number in numbers:
+        if not isinstance(number, Fraction) and type(number) is not int:
+            raise MathGraphError(
+                "malformed_input",
+                f"a number of a graph built in Python is a Fraction or an int, found {type(number).__name__}"
+                " (graph_from_dict reads strings, floats and Decimals as SPEC §4 says)",
+                path,
+            )
 
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:

@@ -53,9 +53,10 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
             zero denominators and anything outside the grammar; ``input_too_large``
             for more than :data:`MAX_DIGITS` digits.
     """
-    reader = _READER_BY_TYPE.get(type(value))  # the exact types first (a bool or a str subclass is none of them)
-    if reader is not None:
-        return reader(value, path)
+    kind = type(value)
+    entry = _READER_BY_TYPE.get(kind)  # the exact types first (a bool or a str subclass is none of them)
+    if entry is not None and entry[0] is kind:  # the very type: a metaclass may make a class compare equal to int
+        return entry[1](value, path)
     return _by_kind(value, path)
 
 
@@ -152,14 +153,17 @@ def _from_sympy(value: object, path: str) -> Fraction:
     )
 
 
-_READER_BY_TYPE: Final[dict[type, Callable[[Any, str], Fraction]]] = {
-    int: _from_int,
-    str: _from_text,
-    Fraction: _same_fraction,
-    float: _from_float,
-    Decimal: _from_decimal,
+_READER_BY_TYPE: Final[dict[type, tuple[type, Callable[[Any, str], Fraction]]]] = {
+    cls: (cls, reader)
+    for cls, reader in (
+        (int, _from_int),
+        (str, _from_text),
+        (Fraction, _same_fraction),
+        (float, _from_float),
+        (Decimal, _from_decimal),
+    )
 }
-"""The reader of each exact type :func:`parse_exact` takes (any other value goes through ``_by_kind``)."""
+"""Each exact type :func:`parse_exact` takes, with its reader (any other value goes through ``_by_kind``)."""
 
 
 def format_exact(value: Fraction) -> str:

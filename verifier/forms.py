@@ -73,15 +73,17 @@ def _plain_difference(a: str, b: str) -> sympy.Expr:
 
 
 def _fast_sum(state: str | None, constant: Fraction) -> sympy.Expr:
-    if state is None or constant == 0:
+    number = rational(constant)  # decided on sympy's number: a Fraction subclass may compare and hash as it likes
+    if state is None or number is sympy.S.Zero:
         return _plain_sum(state, constant)  # a number alone, or the state alone: nothing to flatten
-    return _add(rational(constant), (symbol(state),))
+    return _add(number, (symbol(state),))
 
 
 def _fast_multiple(constant: Fraction, name: str) -> sympy.Expr:
-    if constant in {0, 1}:
+    number = rational(constant)  # as above
+    if number is sympy.S.Zero or number is sympy.S.One:
         return _plain_multiple(constant, name)
-    return _mul(rational(constant), (symbol(name),))
+    return _mul(number, (symbol(name),))
 
 
 def _fast_product(a: str, b: str) -> sympy.Expr:

@@ -88,3 +88,29 @@ def test_a_disagreeing_sympy_falls_back_to_its_arithmetic(monkeypatch: pytest.Mo
     monkeypatch.setattr(forms, "_plain_quotient", spy)
     _same(forms.quotient_of("a", "b"), symbol("a") / symbol("b"))
     assert calls == ["a/b"]
+
+
+class _HashesOddly(Fraction):
+    """Equal to its value, but hashed apart from it (breaks the hash/eq contract)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]  # typeshed gives numbers.Complex no __hash__
+        return 12345
+
+
+class _NeverEqual(Fraction):
+    """Unequal to everything, itself included."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __hash__(self) -> int:  # type: ignore[override]  # typeshed gives numbers.Complex no __hash__
+        return super().__hash__()
+
+
+@pytest.mark.parametrize("odd", [_HashesOddly, _NeverEqual])
+@pytest.mark.parametrize("value", [Fraction(0), Fraction(1), Fraction(-1), Fraction(7, 2)])
+def test_a_fraction_subclass_builds_what_its_value_builds(odd: type[Fraction], value: Fraction) -> None:
+    """The forms decide on sympy's number, not on how a caller's Fraction compares or hashes (review 6)."""
+    number = odd(value.numerator, value.denominator)
+    _same(forms.sum_with_constant("q", number), symbol("q") + rational(value))
+    _same(forms.multiple_of(number, "q"), rational(value) * symbol("q"))

@@ -18,10 +18,19 @@ case too (soundness-099 to soundness-114; a second review found 109-114):
 
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
+
 import pytest
 
 from adapters import (
     AdapterError,
+    InitialPossession,
+    MathGraphError,
+    MathProblemGraph,
+    Operation,
+    Quantity,
+    Unknown,
     auto_count_nouns,
     bind_math_problem_graph,
     bind_relations,
@@ -356,3 +365,28 @@ def test_a_typo_two_edits_away_with_a_swap_is_no_count_kind_of_its_own() -> None
         auto_count_nouns(graph_from_dict(data), default_vocabulary())
     assert (info.value.reason, info.value.path) == ("unknown_unit", "initial_state[1].quantity.unit")
     assert "did you mean 'dollars'" in str(info.value)
+
+
+@pytest.mark.parametrize("number", [2.5, Decimal("2.5"), "3", True, None])
+def test_a_graph_built_in_python_refuses_a_number_of_another_type(number: object) -> None:
+    """Review 6: a hand-built quantity of 2.5 or ``Decimal`` raised ``AttributeError`` at binding, and ``True`` bound as 1."""
+    with pytest.raises(MathGraphError) as caught:
+        MathProblemGraph(
+            entities=("Sam",),
+            initial_state=(InitialPossession(entity="Sam", quantity=Quantity(value=Fraction(3), unit="dollars")),),
+            operations=(Operation(actor="Sam", kind="add", operand=Quantity(value=number, unit="dollars")),),  # type: ignore[arg-type]
+            unknown=Unknown(entity="Sam", unit="dollars"),
+        )
+    assert caught.value.reason == "malformed_input"
+    assert caught.value.path == "operations[0].operand.value"
+
+
+def test_a_graph_built_in_python_takes_ints_and_fractions() -> None:
+    """Ints and Fractions stay accepted (the field is a Fraction; an int is exact)."""
+    graph = MathProblemGraph(
+        entities=("Sam",),
+        initial_state=(InitialPossession(entity="Sam", quantity=Quantity(value=3, unit="dollars")),),  # type: ignore[arg-type]
+        operations=(Operation(actor="Sam", kind="add", operand=Quantity(value=Fraction(7, 2), unit="dollars")),),
+        unknown=Unknown(entity="Sam", unit="dollars"),
+    )
+    assert [eq.rhs_canonical for eq in bind_math_problem_graph(graph).equations] == ["q_sam_dollars_t0 + 7/2"]
