@@ -188,6 +188,18 @@ class TraceStep:
             if len(pairs) > 1 and any(a[0] >= b[0] for a, b in itertools.pairwise(pairs)):
                 raise ValueError(f"TraceStep.{name} must be sorted by name, each name once: {pairs!r}")
 
+    def retargeted(self, target: str) -> TraceStep:
+        """This step with another ``target`` (its pairs were checked when it was built, and are not checked again).
+
+        The answer stage gives each unknown asking the same thing its own copy of one step;
+        checking the pairs again for each copy made N totals over N holdings quadratic.
+        """
+        new = object.__new__(TraceStep)
+        for name in self.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        object.__setattr__(new, "target", target)
+        return new
+
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back equal (also from JSON written with sorted keys)."""
         return {
@@ -565,19 +577,7 @@ def _answer_stage(
         )
         if key not in steps:
             steps[key] = _answer_step(unknown.symbol_id, reading)
-        step = steps[key]  # the step of another unknown asking the same thing, retargeted (built directly)
-        trace.append(
-            TraceStep(
-                action=step.action,
-                target=unknown.symbol_id,
-                formula=step.formula,
-                factors=step.factors,
-                inputs=step.inputs,
-                value=step.value,
-                unit=step.unit,
-                note=step.note,
-            )
-        )
+        trace.append(steps[key].retargeted(unknown.symbol_id))  # one step per question, a copy per unknown
     return answers, trace
 
 
