@@ -232,6 +232,47 @@ def test_parse_exact_reads_short_floats_and_decimals_exactly(value: object, expe
     assert parse_exact(value) == expected
 
 
+class _MyFloat(float):
+    pass
+
+
+class _MyDecimal(Decimal):
+    pass
+
+
+class _MyInt(int):
+    pass
+
+
+class _MyFraction(Fraction):
+    pass
+
+
+class _MyStr(str):
+    __slots__ = ()
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (_MyFloat(2.5), Fraction(5, 2)),
+        (_MyDecimal("2.5"), Fraction(5, 2)),
+        (_MyInt(7), Fraction(7)),
+        (_MyFraction(7, 2), Fraction(7, 2)),
+        (_MyStr("7/2"), Fraction(7, 2)),
+    ],
+)
+def test_parse_exact_reads_subclasses_of_the_exact_types(value: object, expected: Fraction) -> None:
+    """A subclass takes the same reading as its base type (the fast table serves only the exact types)."""
+    assert parse_exact(value) == expected
+
+
+def test_parse_exact_refuses_a_bool_and_a_huge_int_subclass() -> None:
+    """``True`` is no number, and an int subclass is held to the digit bound too."""
+    assert refusal(parse_exact, True).reason == "malformed_input"  # noqa: FBT003  # the bool is the input under test
+    assert refusal(parse_exact, _MyInt(10**200)).reason == "input_too_large"
+
+
 def test_exact_factors_are_not_their_float_neighbours(vocab: UnitVocabulary) -> None:
     """Factors compare exactly: cup in mL is 236.5882365, not the float 236.58823650170018."""
     assert vocab.factor("cup", "milliliter") == Fraction("236.5882365")
