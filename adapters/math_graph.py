@@ -399,19 +399,23 @@ def _check_numbers(graph: MathProblemGraph) -> None:
     Raises:
         MathGraphError: ``malformed_input`` naming the field (a float, ``Decimal``, ``bool``, string ...).
     """
-    numbers: list[tuple[str, object]] = [
-        (f"initial_state[{i}].quantity.value", p.quantity.value) for i, p in enumerate(graph.initial_state)
-    ]
+    for i, poss in enumerate(graph.initial_state):
+        _check_number(poss.quantity.value, "initial_state", i, "quantity.value")
     for i, op in enumerate(graph.operations):
-        numbers += [(f"operations[{i}].operand.{field}", n) for field, n in _operand_numbers(op.operand)]
-    for path, number in numbers:
-        if not isinstance(number, Fraction) and type(number) is not int:
-            raise MathGraphError(
-                "malformed_input",
-                f"a number of a graph built in Python is a Fraction or an int, found {type(number).__name__}"
-                " (graph_from_dict reads strings, floats and Decimals as SPEC §4 says)",
-                path,
-            )
+        for field, number in _operand_numbers(op.operand):
+            _check_number(number, "operations", i, f"operand.{field}")
+
+
+def _check_number(number: object, part: str, index: int, field: str) -> None:
+    """One number: a ``Fraction`` or an ``int`` (not a ``bool``); the path is built only for the message."""
+    if isinstance(number, Fraction) or type(number) is int:
+        return
+    raise MathGraphError(
+        "malformed_input",
+        f"a number of a graph built in Python is a Fraction or an int, found {type(number).__name__}"
+        " (graph_from_dict reads strings, floats and Decimals as SPEC §4 says)",
+        f"{part}[{index}].{field}",
+    )
 
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:
