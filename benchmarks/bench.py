@@ -454,10 +454,10 @@ def _derived_vocabulary_section(metrics: Metrics, details: Details, *, quick: bo
     )
 
 
-def _scaling_section(metrics: Metrics, details: Details, rounds: int) -> None:
+def _scaling_section(metrics: Metrics, details: Details) -> None:
     """The linear solve's scaling: a long inverse chain, and the growth with N total-unknowns."""
     log("scaling: a 1,000-relation inverse chain; N entities with N total-unknowns")
-    scale = scaling(max(1, min(rounds, 3)))
+    scale = scaling(3)  # always three: one sample can catch a full garbage collection (an 800 x 800 run took 5x)
     details["scaling"] = scale
     chain_s = statistics.median(scale["chain_1000_s"])
     metrics["inverse_chain_1000_s"] = metric(
@@ -511,7 +511,7 @@ def run(rounds: int, *, quick: bool = False, upstream: Path = UPSTREAM_DEV) -> d
     texts, pipe_vocab, corpus = _pipeline_section(metrics, details, rounds, upstream)
     _throughput_section(metrics, texts, pipe_vocab, corpus, quick=quick)
     _derived_vocabulary_section(metrics, details, quick=quick)
-    _scaling_section(metrics, details, rounds)
+    _scaling_section(metrics, details)
     _memory_section(metrics, details, rounds)
 
     return {
