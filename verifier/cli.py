@@ -260,6 +260,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="examples shown per category of a FILE (default 2); a fuzz run shows each category's smallest one",
     )
+    for subparser in sub.choices.values():  # an unknown option is reported with its command's usage
+        subparser.set_defaults(command_parser=subparser)
     return parser
 
 
@@ -677,7 +679,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     stream = out if out is not None else sys.stdout
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # argparse would name them under the top-level usage; the command's usage says what it takes
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
     if args.command is None:
         parser.print_help(stream)
         return 2

@@ -182,6 +182,26 @@ def test_conventions_and_count_nouns_are_not_silently_overridden(
     assert "declared twice" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["check", "--count-noun-auto", "x.json"], " check [-h]"),
+        (["lanes", "--bogus"], " lanes [-h]"),
+        (["--bogus"], " [-h] [--version]"),
+    ],
+)
+def test_an_unknown_option_shows_its_commands_usage(
+    argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unknown option is a usage error (exit 2) under the usage of the command it was given to."""
+    with pytest.raises(SystemExit) as info:
+        main(argv, out=io.StringIO())
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert usage in err.splitlines()[0]  # the program's name depends on how it is run (bgverify, python -m verifier)
+    assert f"unrecognized arguments: {argv[-2] if argv[0] == 'check' else argv[-1]}" in err
+
+
 def test_version() -> None:
     """--version prints the installed version."""
     with pytest.raises(SystemExit) as info:
