@@ -13,7 +13,9 @@ In one process and one run it measures:
 * **cold start**: a fresh interpreter (``sys.executable -c ...``) doing ``import units,
   adapters, verifier`` and ``units.default_vocabulary()``, timed inside the child with
   ``perf_counter_ns`` and, as the whole process, from the parent; also ``import units;
-  units.default_vocabulary()`` alone.  One untimed warm-up run first (``.pyc`` files).
+  units.default_vocabulary()`` alone.  One untimed warm-up run first compiles the bytecode
+  into a private folder (``PYTHONPYCACHEPREFIX``, also where ``PYTHONDONTWRITEBYTECODE`` is
+  set), so the timed children start as an installed package does.
 * **warm check_equation**: a fixed mix of equations covering every operation kind,
   microseconds per equation, against the same admissibility work done by
   :class:`~benchmarks.reference_algebra.ReferenceAlgebra` (a minimal integer-exponent-vector
@@ -133,14 +135,14 @@ Details = dict[str, Any]
 
 def _cold_start_section(metrics: Metrics, details: Details, rounds: int) -> None:
     """Cold start of a fresh interpreter: the full import, units alone, and as after a plain install."""
-    log(f"cold start ({rounds} rounds per variant, after a warm-up)")
+    log(f"cold start ({rounds} rounds per variant, after a warm-up that compiles the bytecode)")
     cold = cold_start(rounds)
     details["cold_start"] = cold
     cold_rows = (
         (
             "cold_start_s",
             "full_in_process_s",
-            "import units, adapters, verifier + default_vocabulary(), timed in the child",
+            "import units, adapters, verifier + default_vocabulary(), timed in the child (from compiled bytecode)",
         ),
         (
             "cold_start_wall_s",
