@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -1024,11 +1024,12 @@ class BindingGraph:
         return cls(**parts)  # type: ignore[arg-type]
 
 
-def _in_topological_order(equations: tuple[BoundEquation, ...]) -> bool:
-    """True when each lhs is defined once and every equation reads only lhs defined before it (so no cycle exists).
+def in_topological_order(equations: Sequence[BoundEquation]) -> bool:
+    """True when each lhs is defined once and every equation reads only lhs defined before it.
 
-    Adapters write equations in source order, so this one pass settles most graphs;
-    :func:`find_cycle` searches only when it fails.
+    Such a tuple has no dependency cycle, and it is its own dependency order. Adapters
+    write equations in source order, so this one pass settles most graphs:
+    :func:`find_cycle` and the solver's ordering search only when it fails.
     """
     pending = {eq.lhs_symbol_id for eq in equations}
     if len(pending) != len(equations):
@@ -1042,7 +1043,7 @@ def _in_topological_order(equations: tuple[BoundEquation, ...]) -> bool:
 
 def find_cycle(equations: tuple[BoundEquation, ...]) -> list[str]:
     """A dependency cycle among equations (``[a, b, a]``), or ``[]`` when acyclic."""
-    if _in_topological_order(equations):
+    if in_topological_order(equations):
         return []
     graph = {eq.lhs_symbol_id: sorted(eq.dependencies) for eq in equations}
     state: dict[str, int] = {}
@@ -1101,6 +1102,7 @@ __all__ = [
     "SourceSpanLink",
     "SymbolBinding",
     "find_cycle",
+    "in_topological_order",
     "parse_state_index",
     "state_index_text",
 ]
