@@ -711,7 +711,7 @@ def _coefficients(rhs: sympy.Expr) -> dict[str, Fraction]:
             if len(names) == 1 and len(numbers) == len(term.args) - 1:
                 factor = Fraction(1)
                 for n in numbers:
-                    factor *= Fraction(int(n.p), int(n.q))
+                    factor *= as_fraction(n)
                 out[names[0].name] = out.get(names[0].name, _ZERO) + factor
     return out
 

@@ -34,7 +34,7 @@ from units.exact import format_exact
 from units.reasons import RefusalReason
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal, UnitProof, Verdict
-from verifier.expr import EvaluationError, evaluate
+from verifier.expr import EvaluationError, as_fraction, evaluate
 from verifier.model import BindingGraph, BoundEquation, in_topological_order
 
 MAX_VALUE_BITS: Final[int] = 100
@@ -532,7 +532,7 @@ def _form(
             return {}, known[name] * scale
         return {name: scale}, Fraction(0)
     if isinstance(node, sympy.Rational):
-        value = Fraction(int(node.p), int(node.q))
+        value = as_fraction(node)
         return {}, value * literal if top else value
     if isinstance(node, sympy.Add):
         return _sum(

@@ -32,7 +32,7 @@ from units.exact import format_exact
 from verifier.admissibility import Refusal, Verdict, graph_verdicts
 from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError
-from verifier.expr import evaluate, parse_expression, rational
+from verifier.expr import as_fraction, evaluate, parse_expression, rational
 from verifier.holdings import Holdings
 from verifier.jsonread import (
     json_fraction,
@@ -120,7 +120,7 @@ class Answer:
     @property
     def fraction(self) -> Fraction:
         """The value as a :class:`fractions.Fraction` (plain ints inside)."""
-        return Fraction(int(self.value.p), int(self.value.q))
+        return as_fraction(self.value)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back equal."""
