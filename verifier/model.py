@@ -832,6 +832,7 @@ class BindingGraph:
     constraints: tuple[BoundConstraint, ...] = ()
     provenance: tuple[SourceSpanLink, ...] = ()
     _by_id: dict[str, SymbolBinding] = field(init=False, repr=False, compare=False, hash=False, default_factory=dict)
+    _in_order: bool = field(init=False, repr=False, compare=False, hash=False, default=False)
 
     def __post_init__(self) -> None:
         self._check_item_types()
@@ -842,9 +843,19 @@ class BindingGraph:
         self._check_unknowns(operations)
         for i, con in enumerate(self.constraints):
             self._known(con.symbol_id, f"constraints[{i}].symbol_id")
-        cycle = find_cycle(self.equations)
+        in_order = in_topological_order(self.equations)  # settled once here, for the solver too
+        object.__setattr__(self, "_in_order", in_order)
+        cycle = [] if in_order else find_cycle(self.equations)
         if cycle:
             raise _fail("dependency cycle: " + " -> ".join(cycle), "equations")
+
+    @property
+    def equations_in_dependency_order(self) -> bool:
+        """True when the equations' tuple order reads only lhs defined before (:func:`in_topological_order`).
+
+        Then that order is the dependency order, with no search (worked out when the graph was built).
+        """
+        return self._in_order
 
     def _check_item_types(self) -> None:
         """Each part is a tuple of at most ``MAX_GRAPH_ITEMS`` items of its type (the first bad one is named)."""

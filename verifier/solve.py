@@ -35,7 +35,7 @@ from units.reasons import RefusalReason
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal, UnitProof, Verdict
 from verifier.expr import EvaluationError, as_fraction, evaluate
-from verifier.model import BindingGraph, BoundEquation, in_topological_order
+from verifier.model import BindingGraph, BoundEquation
 
 MAX_VALUE_BITS: Final[int] = 100
 """Largest numerator or denominator bit length of a value (about 30 digits); ``value_out_of_range`` beyond."""
@@ -256,8 +256,8 @@ class _Run:
     def order(self) -> list[BoundEquation]:
         """Equations in dependency order (each after the equations defining its inputs), worked out once per solve."""
         if self._order is None:
-            equations = self.graph.equations  # in source order, that order is the dependency order (no search)
-            self._order = list(equations) if in_topological_order(equations) else self._dependency_order()
+            graph = self.graph  # in source order, that order is the dependency order (no search)
+            self._order = list(graph.equations) if graph.equations_in_dependency_order else self._dependency_order()
         return self._order
 
     def _dependency_order(self) -> list[BoundEquation]:

@@ -55,6 +55,7 @@ def test_a_topological_tuple_is_its_own_dependency_order(reads: list[list[int]])
     graph = _graph(reads)
     assert find_cycle(graph.equations) == []
     searched = _Run(graph, {}, {}, default_vocabulary(), "count_exact")._dependency_order()  # noqa: SLF001  # the search the check skips
+    assert graph.equations_in_dependency_order == in_topological_order(graph.equations)  # settled when built
     if in_topological_order(graph.equations):
         assert searched == list(graph.equations)
     assert all(reads[i] == [] or max(reads[i]) < i for i in range(len(reads))) == in_topological_order(graph.equations)
