@@ -79,6 +79,22 @@ _PREDICATE: Final = re.compile(
 )
 
 
+def replace_checked(record: _T, **changes: object) -> _T:
+    """A frozen, slotted record with ``changes`` made, without running its ``__post_init__`` checks again.
+
+    For a record whose other fields were checked when it was built and whose changed
+    fields the caller has just checked (:meth:`BoundEquation.stamped`,
+    ``verifier.values.TraceStep.retargeted``). ``dataclasses.replace`` would check every
+    field again: for a step with N pairs, once per copy.
+    """
+    cls = type(record)
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]  # a slotted dataclass, as documented
+    new = object.__new__(cls)
+    for name in slots:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(record, name))
+    return new
+
+
 def _fail(detail: str, path: str, reason: RefusalReason = "malformed_input") -> BindingGraphError:
     return BindingGraphError(reason, detail, path)
 
@@ -557,13 +573,7 @@ class BoundEquation:
             BindingGraphError: ``malformed_input`` for a stamp the class refuses.
         """
         _check_stamp(status, unit_proof, refusal_reason, f"equations[{self.lhs_symbol_id}]")
-        new = object.__new__(BoundEquation)
-        for name in self.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
-        object.__setattr__(new, "admissibility_status", status)
-        object.__setattr__(new, "unit_proof", unit_proof)
-        object.__setattr__(new, "refusal_reason", refusal_reason)
-        return new
+        return replace_checked(self, admissibility_status=status, unit_proof=unit_proof, refusal_reason=refusal_reason)
 
     def roles_text(self) -> str:
         """``a:state,b:scalar`` (the canonical ``roles=[...]`` token's content)."""
@@ -1115,5 +1125,6 @@ __all__ = [
     "find_cycle",
     "in_topological_order",
     "parse_state_index",
+    "replace_checked",
     "state_index_text",
 ]

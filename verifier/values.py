@@ -49,6 +49,7 @@ from verifier.model import (
     OperationIndex,
     StateIndex,
     parse_state_index,
+    replace_checked,
     state_index_text,
 )
 from verifier.roles import roles_of
@@ -194,11 +195,7 @@ class TraceStep:
         The answer stage gives each unknown asking the same thing its own copy of one step;
         checking the pairs again for each copy made N totals over N holdings quadratic.
         """
-        new = object.__new__(TraceStep)
-        for name in self.__slots__:
-            object.__setattr__(new, name, getattr(self, name))
-        object.__setattr__(new, "target", target)
-        return new
+        return replace_checked(self, target=target)
 
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back equal (also from JSON written with sorted keys)."""
