@@ -546,8 +546,10 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     if kind not in OPERATION_KINDS:
         raise _Refuse("unknown_operation", f"{kind!r} is not one of {', '.join(OPERATION_KINDS)}")
     roles = roles_of(eq, table)
-    shape = None if kind in ADDITIVE_KINDS else _monomial(eq.rhs)  # read once: the shape and cancelled-unit checks
-    problem = _shape_problem(eq, roles, shape)
+    # the right-hand side is read once, as its kind reads it: a signed sum, or a product of powers
+    terms = _signed_sum(eq.rhs) if kind in ADDITIVE_KINDS else None
+    shape = None if kind in ADDITIVE_KINDS else _monomial(eq.rhs)
+    problem = _shape_problem(eq, roles, shape, terms)
     if problem:
         raise _Refuse(
             "operand_arity", f"the right-hand side {eq.rhs_canonical} is not the shape {kind} takes: {problem}"
@@ -562,31 +564,53 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
         lhs_ref = _resolve(vocab, lhs.unit, f"{lhs.symbol_id}.unit")
     elif lhs is not None and lhs.semantic_role == "ratio" and lhs.symbol_id not in eq.dependencies:
         lhs_ref = _PURE  # a unitless ratio is a pure number: 5 % + 10 % defines it as 3/20
-    if kind in ADDITIVE_KINDS:
-        return _additive(eq, deps, literal, lhs_ref)
+    if terms is not None:  # an additive kind whose right-hand side is a signed sum (_shape_problem passed)
+        return _additive(eq, deps, literal, lhs_ref, terms)
     _no_cancelled_units(eq, deps, shape)
     if literal is not None and kind != "unit_partition":
         raise _Refuse("unit_mismatch", f"{kind} takes dimensionless numbers; the literal carries {eq.literal_unit!r}")
     return _PRODUCT_CHECKS[kind](_KindInputs(eq, deps, literal, lhs_ref, vocab))
 
 
-def _signed_sum(rhs: sympy.Expr) -> bool:
-    """True for a sum of symbols with signs + or - and rational constants (``a - b + 4``)."""
+class _SignedSum(NamedTuple):
+    """A right-hand side read as a signed sum (``a - b + 4``): each symbol's net sign, and the constant term.
+
+    ``net`` counts signs per symbol, so a written operand that cancels (``q + w - w``) has
+    net 0; ``constant`` adds every number of the sum (one kept as written holds several:
+    ``0 + 3 + q``).
+    """
+
+    net: dict[str, int]
+    constant: Fraction
+
+
+def _signed_sum(rhs: sympy.Expr) -> _SignedSum | None:
+    """A sum of symbols with signs + or - and rational constants (``a - b + 4``), read once; None for any other shape."""
+    net: dict[str, int] = {}
+    numbers: list[sympy.Rational] = []
     for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
-        if isinstance(term, (sympy.Symbol, sympy.Rational)):
-            continue
-        if (
+        if isinstance(term, sympy.Symbol):
+            net[term.name] = net.get(term.name, 0) + 1
+        elif isinstance(term, sympy.Rational):
+            numbers.append(term)
+        elif (
             isinstance(term, sympy.Mul)
             and len(term.args) == _PAIR
             and term.args[0] is sympy.S.NegativeOne
             and isinstance(term.args[1], sympy.Symbol)
         ):
-            continue
-        return False
-    return True
+            name = term.args[1].name
+            net[name] = net.get(name, 0) - 1
+        else:
+            return None
+    if not numbers:
+        return _SignedSum(net, _ZERO)
+    if len(numbers) == 1:  # the common case: one constant
+        return _SignedSum(net, as_fraction(numbers[0]))
+    return _SignedSum(net, sum((as_fraction(a) for a in numbers), _ZERO))
 
 
-def _direction_problem(kind: str, rhs: sympy.Expr, roles: Mapping[str, str]) -> str:
+def _direction_problem(kind: str, terms: _SignedSum, roles: Mapping[str, str]) -> str:
     """The signs must say what the kind does (``q + 3 op=subtract``, ``-q + 13 op=add`` disagree with themselves).
 
     Signs are counted net per symbol, so a written operand that cancels (``q + w - w``)
@@ -594,14 +618,7 @@ def _direction_problem(kind: str, rhs: sympy.Expr, roles: Mapping[str, str]) -> 
     subtract: one operand (the state) is added, everything else taken away.
     compare_additive: no operand is taken away (the reference, plus or minus a delta).
     """
-    constant = _constant_term(rhs)
-    net: dict[str, int] = {}
-    for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
-        if isinstance(term, sympy.Symbol):
-            net[term.name] = net.get(term.name, 0) + 1
-        elif isinstance(term, sympy.Mul):
-            name = term.args[1].name
-            net[name] = net.get(name, 0) - 1
+    constant, net = terms.constant, terms.net
     plus = sum(1 for n in net.values() if n > 0)
     minus = sum(1 for n in net.values() if n < 0)
     if any(abs(n) > 1 for n in net.values()):
@@ -666,7 +683,7 @@ def _no_reading_as_factor(eq: BoundEquation, *operands: _Operand) -> None:
             )
 
 
-def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand]) -> None:
+def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand], terms: _SignedSum) -> None:
     """Temperatures are not amounts: a sum over temperatures is one reading plus changes, and nothing moves.
 
     Every temperature symbol is a reading (the vocabulary has no unit of temperature
@@ -687,9 +704,8 @@ def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand]) -> None:
             "offset_unit_arithmetic",
             f"a transfer of {lemma}: a temperature is a reading, not an amount that moves between entities",
         )
-    coefficients = _coefficients(eq.rhs)
     readings = {op.symbol_id for op in temperatures if op.symbol_id != "<literal>"}
-    total = sum((coefficients.get(name, _ZERO) for name in readings), _ZERO)
+    total = Fraction(sum(terms.net.get(name, 0) for name in readings))  # a signed sum: each coefficient is its net sign
     if total != 1:
         raise _Refuse(
             "offset_unit_arithmetic",
@@ -697,23 +713,6 @@ def _no_sum_of_readings(eq: BoundEquation, operands: list[_Operand]) -> None:
             " a temperature is one reading plus or minus changes; readings do not add, and a difference of"
             " readings is no reading",
         )
-
-
-def _coefficients(rhs: sympy.Expr) -> dict[str, Fraction]:
-    """The coefficient of each symbol of a signed sum (``a - 2*b + 4``: ``{a: 1, b: -2}``)."""
-    out: dict[str, Fraction] = {}
-    for term in rhs.args if isinstance(rhs, sympy.Add) else (rhs,):
-        if isinstance(term, sympy.Symbol):
-            out[term.name] = out.get(term.name, _ZERO) + 1
-        elif isinstance(term, sympy.Mul):
-            numbers = [a for a in term.args if isinstance(a, sympy.Rational)]
-            names = [a for a in term.args if isinstance(a, sympy.Symbol)]
-            if len(names) == 1 and len(numbers) == len(term.args) - 1:
-                factor = Fraction(1)
-                for n in numbers:
-                    factor *= as_fraction(n)
-                out[names[0].name] = out.get(names[0].name, _ZERO) + factor
-    return out
 
 
 _Monomial = tuple["sympy.Rational", dict[str, int]]
@@ -761,7 +760,9 @@ def _monomial(rhs: sympy.Expr) -> _Monomial | None:
     return coeff, powers
 
 
-def _shape_problem(eq: BoundEquation, roles: Mapping[str, str], shape: _Monomial | None) -> str:
+def _shape_problem(
+    eq: BoundEquation, roles: Mapping[str, str], shape: _Monomial | None, terms: _SignedSum | None
+) -> str:
     """Why the right-hand side is not the expression its kind computes (``""`` when it is).
 
     The proof speaks of operands; the value comes from the expression.  They must agree,
@@ -769,9 +770,9 @@ def _shape_problem(eq: BoundEquation, roles: Mapping[str, str], shape: _Monomial
     """
     kind = eq.operation_kind
     if kind in ADDITIVE_KINDS:
-        if not _signed_sum(eq.rhs):
+        if terms is None:
             return "a sum of operands, each with sign + or -, and a constant"
-        return _direction_problem(kind, eq.rhs, roles)
+        return _direction_problem(kind, terms, roles)
     return _product_shape_problem(kind, roles, shape)
 
 
@@ -846,38 +847,28 @@ def _proof(
     )
 
 
-def _additive(eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None) -> UnitProof:
+def _additive(
+    eq: BoundEquation, deps: list[_Operand], literal: _Operand | None, lhs_ref: UnitRef | None, terms: _SignedSum
+) -> UnitProof:
     operands = [*deps, *([literal] if literal is not None else [])]
     if not operands:
         raise _Refuse("operand_arity", f"{eq.operation_kind} needs at least one operand")
-    if literal is None and any(op.ref is not None and op.ref.kind != () for op in deps) and _constant_term(eq.rhs) != 0:
+    if literal is None and terms.constant != 0 and any(op.ref is not None and op.ref.kind != () for op in deps):
         raise _Refuse(
             "unit_mismatch",
-            f"the constant {_constant_term(eq.rhs)} in {eq.rhs_canonical} carries no unit; an additive literal needs literal_unit",
+            f"the constant {terms.constant} in {eq.rhs_canonical} carries no unit; an additive literal needs literal_unit",
         )
     first = operands[0]
     for other in operands[1:]:
         _same_kind(first, other)
     _no_offset(*operands)
-    _no_sum_of_readings(eq, operands)
+    _no_sum_of_readings(eq, operands, terms)
     result = first.ref
     parts = [(op, "operand", op.dimension, _ratio(op.ref, result)) for op in operands]
     return _proof(eq, parts, result, first.dimension, lhs_ref)
 
 
 _ZERO: Final[Fraction] = Fraction(0)
-
-
-def _constant_term(rhs: sympy.Expr) -> Fraction:
-    """The additive constant of a right-hand side (``4`` of ``q + 4``), zero when there is none."""
-    if isinstance(rhs, sympy.Rational):
-        return as_fraction(rhs)
-    if isinstance(rhs, sympy.Add):  # every number of the sum: one kept as written holds several (0 + 3 + q)
-        numbers = [a for a in rhs.args if isinstance(a, sympy.Rational)]
-        if len(numbers) == 1:  # the common case: one constant
-            return as_fraction(numbers[0])
-        return sum((as_fraction(a) for a in numbers), _ZERO)
-    return _ZERO
 
 
 def _is_scalar(op: _Operand) -> bool:
