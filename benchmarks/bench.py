@@ -29,7 +29,9 @@ In one process and one run it measures:
   the latter also with the verdict cache cleared before each call.
   Binding is done once, outside the timed loop; only ``verify(graph, vocab, policy)`` is timed.
 * **pipeline**: read → bind → verify per graph, by stage, beside the upstream-shape
-  reference (``benchmarks/pipeline.py``, ``benchmarks/upstream_shape.py``); then the
+  reference (``benchmarks/pipeline.py``, ``benchmarks/upstream_shape.py``), with the
+  **record floor**: what building the pipeline's output records again costs, with no
+  logic (:func:`benchmarks.pipeline.record_floor`); then the
   **throughput** of that pipeline over the corpus repeated, the cost of **derived
   vocabularies** (``with_count_nouns``) and the linear solve's **scaling**.
 * **peak memory** of a full ``python -m verifier lanes`` run, read with
@@ -87,7 +89,7 @@ from benchmarks.harness import (  # noqa: E402
     verdict_cache_clearer,
 )
 from benchmarks.paths import UPSTREAM_DEV  # noqa: E402
-from benchmarks.pipeline import pipeline_rounds  # noqa: E402
+from benchmarks.pipeline import pipeline_rounds, record_floor  # noqa: E402
 from benchmarks.reference_algebra import ReferenceAlgebra  # noqa: E402
 from benchmarks.report import METRIC_KEYS, format_table, metric, pint_version  # noqa: E402
 from benchmarks.workloads import (  # noqa: E402
@@ -413,6 +415,16 @@ def _pipeline_section(
         "<= 2.0",
         met=pipe["ratio"] <= PIPELINE_RATIO_TARGET,
         what="pipeline_us / reference_pipeline_us",
+    )
+    floor = record_floor(texts, pipe_vocab, max(rounds, 3) * 3)
+    details["record_floor"] = floor
+    metrics["record_floor_us"] = metric(
+        floor["median_us"],
+        "us",
+        "-",
+        met=None,
+        what=f"building the {floor['records_per_graph']:.0f} output records per graph again, checks warm, no logic:"
+        " a floor under pipeline_us",
     )
     return texts, pipe_vocab, corpus
 

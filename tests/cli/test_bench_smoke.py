@@ -31,6 +31,7 @@ METRIC_KEYS = (
     "pipeline_verify_us",
     "reference_pipeline_us",
     "pipeline_ratio",
+    "record_floor_us",
     "throughput_graphs_per_s",
     "derived_vocabulary_ms",
     "inverse_chain_1000_s",
