@@ -67,6 +67,11 @@ class UnitRef:
             (``"count_noun:apples=apple"``, ``"convention:year=365 day"``, ``"divisible:pie"``).
         divisible: a count kind declared divisible (pie, cake, bag of flour): its amounts may
             be exact fractions (3/4 of a pie), never negative.
+        per: for a composite ``X_per_Y`` resolved from its two sides, the units ``(X, Y)``;
+            ``None`` for a lexicon entry.  A side may itself be a rate, so the composite's
+            lemma alone does not say where it splits: ``mph_per_%`` is ``mile_per_hour``
+            per ``percent`` (lemma ``mile_per_hour_per_percent``), not miles per
+            hour-per-percent.
     """
 
     surface: str
@@ -79,6 +84,7 @@ class UnitRef:
     is_calendar: bool = field(default=False, repr=False)
     declarations: tuple[str, ...] = field(default=(), repr=False)
     divisible: bool = field(default=False, repr=False)
+    per: tuple[UnitRef, UnitRef] | None = field(default=None, repr=False, compare=False)
 
     @property
     def quantity_kind(self) -> tuple[tuple[str, int], ...]:
@@ -866,7 +872,7 @@ class UnitVocabulary:
             declarations = tuple(dict.fromkeys((*num.declarations, *den.declarations)))
             if known is not None:  # a composite the lexicon lists: its facts, under this surface
                 ref = dataclasses.replace(
-                    known, surface=surface, is_offset=False, declarations=declarations, divisible=False
+                    known, surface=surface, is_offset=False, declarations=declarations, divisible=False, per=(num, den)
                 )
             else:
                 made = self._make_ref(surface, lemma, num.unit / den.unit, ())
@@ -877,6 +883,7 @@ class UnitVocabulary:
                     is_calendar=num.is_calendar or den.is_calendar,
                     declarations=declarations,
                     divisible=False,
+                    per=(num, den),
                 )
             self._composites[surface] = ref
             return ref

@@ -1009,29 +1009,38 @@ def _compare_multiplicative(c: _KindInputs) -> UnitProof:
 def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, UnitRef | None, DimensionVector]:
     """Split a rate into its numerator unit X and denominator unit Y (``X_per_Y``).
 
-    A composite or lexicon lemma ``X_per_Y`` whose two sides resolve gives both units
-    (so ``dollar_per_mph`` is dollars per mile-per-hour).  Otherwise (``hertz``,
-    ``pound_per_cubic_foot``) the registry dimensionality is split by the sign of each
-    power: the numerator is named when ``X_per_…``'s head resolves to it, and the
-    denominator is known by its kind only (``None``).
+    A composite gives the two units it was resolved from (``UnitRef.per``), so
+    ``dollar_per_mph`` is dollars per mile-per-hour and ``mph_per_%`` is miles-per-hour
+    per percent; a lexicon lemma ``X_per_Y`` whose two sides resolve gives both units.
+    Otherwise (``hertz``, ``pound_per_cubic_foot``) the registry dimensionality is split
+    by the sign of each power: the numerator is named when ``X_per_…``'s head resolves
+    to it, and the denominator is known by its kind only (``None``).
 
     Returns:
         ``(numerator or None for a pure number, denominator or None, denominator dimension)``.
+
+    Raises:
+        _Refuse: ``rate_form_invalid`` for a ratio of one kind to itself, or a lemma with
+            more than one ``_per_`` whose sides are not known (where it splits is ambiguous).
     """
-    head, sep, tail = rate.lemma.partition("_per_")
-    if sep:
-        num: UnitRef | None
-        den: UnitRef | None
+    num: UnitRef | None
+    den: UnitRef | None
+    if rate.per is not None:
+        num, den = rate.per
+    elif rate.lemma.count("_per_") > 1:
+        raise _Refuse("rate_form_invalid", f"{rate.lemma} does not say which of its '_per_' divides")
+    else:
+        head, sep, tail = rate.lemma.partition("_per_")
         try:
-            num, den = vocab.resolve(head), vocab.resolve(tail)
+            num, den = (vocab.resolve(head), vocab.resolve(tail)) if sep else (None, None)
         except UnitRefusal:
             num = den = None
-        if num is not None and den is not None:
-            if num.quantity_kind == den.quantity_kind:
-                raise _Refuse(
-                    "rate_form_invalid", f"{rate.lemma} relates one quantity kind to itself: a ratio, not a rate X/Y"
-                )
-            return num, den, den.dimension
+    if num is not None and den is not None:
+        if num.quantity_kind == den.quantity_kind:
+            raise _Refuse(
+                "rate_form_invalid", f"{rate.lemma} relates one quantity kind to itself: a ratio, not a rate X/Y"
+            )
+        return num, den, den.dimension
     num_kind = tuple((d, p) for d, p in rate.kind if p > 0)
     den_axes = DimensionVector(tuple(-e if e < 0 else 0 for e in rate.dimension.exponents))  # type: ignore[arg-type]
     if den_axes == DIMENSIONLESS:
@@ -1074,6 +1083,12 @@ def _apply_rate(c: _KindInputs) -> UnitProof:
             )
         factor = rate.ref.scale * quantity.ref.scale / _scale(result)
     result_dim = rate.ref.dimension * quantity.dimension
+    if result_dim != (result.dimension if result is not None else DIMENSIONLESS):  # X/Y times Y is X
+        raise _Refuse(
+            "rate_form_invalid",
+            f"{rate.ref.lemma} times {quantity.ref.lemma} is {result_dim}, not the rate's numerator"
+            f" {result.lemma if result is not None else 'a pure number'}",
+        )
     _no_temperature_change(eq, result)
     parts = [(rate, "rate", rate.dimension, _ONE), (quantity, "quantity", quantity.dimension, factor)]
     return _proof(eq, sorted(parts, key=lambda p: p[0].symbol_id), result, result_dim, lhs_ref)

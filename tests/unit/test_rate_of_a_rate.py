@@ -1,0 +1,169 @@
+"""A rate whose numerator is itself a rate splits where it was written, not at its lemma's first ``_per_``.
+
+A wrong-answer hunt (own Fraction oracle) found ``apply_rate`` misreading a composite
+whose side is a rate: ``mph_per_%`` (lemma ``mile_per_hour_per_percent``) was split at
+its first ``_per_`` into miles per hour-per-percent, so 10 mph per % times 2 hours was
+certified 1/5 mile; 10 ``dollars per hour_per_people`` times 2 ``hours_per_person`` was
+certified 20 dollars, with its own proof reading ``-> money/count^2``.  A composite now
+carries the two units it was resolved from (``UnitRef.per``), and the rate's quantity
+must be of its denominator's kind (SPEC §5 apply_rate: ``X/Y`` times a ``Y`` is an ``X``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from units import default_vocabulary
+from verifier import Answer, BindingGraph, Refusal, verify
+
+
+@pytest.mark.parametrize(
+    ("surface", "sides"),
+    [
+        ("mph_per_%", ("mile_per_hour", "percent")),
+        ("dollars per hour_per_people", ("dollar_per_hour", "person")),
+        ("dollars_per_mph", ("dollar", "mile_per_hour")),
+        ("miles_per_hour", ("mile", "hour")),  # a composite the lexicon lists: its facts, and its sides
+        ("mph", None),  # a lexicon entry has no sides recorded
+        ("feet", None),
+    ],
+)
+def test_a_composite_records_the_units_it_was_resolved_from(surface: str, sides: tuple[str, str] | None) -> None:
+    """``UnitRef.per`` names the two sides of a composite (either may be a rate), ``None`` for a lexicon entry."""
+    ref = default_vocabulary().resolve(surface)
+    assert (None if ref.per is None else (ref.per[0].lemma, ref.per[1].lemma)) == sides
+
+
+def _symbol(symbol_id: str, role: str, entity: str | None, unit: str | None) -> dict[str, object]:
+    span = {"source_id": "rate_of_a_rate", "start": 0, "end": len(symbol_id), "text": symbol_id}
+    return {
+        "symbol_id": symbol_id,
+        "name": symbol_id,
+        "semantic_role": role,
+        "source_span": span,
+        "introduced_by": "test",
+        "entity": entity,
+        "unit": unit,
+    }
+
+
+def _graph(rate_unit: str, rate: int, quantity_unit: str, quantity: int, result_unit: str) -> BindingGraph:
+    """Ana applies a rate to her quantity; Ben holds as much as her result (the hunt's shape: Ben is asked)."""
+    span = {"source_id": "rate_of_a_rate", "start": 0, "end": 1, "text": "x"}
+    return BindingGraph.from_json(
+        {
+            "symbols": [
+                _symbol("entity_ana", "entity", "Ana", None),
+                _symbol("entity_ben", "entity", "Ben", None),
+                _symbol("op_000__rate", "rate", None, rate_unit),
+                _symbol("q_ana_t0", "quantity", "Ana", quantity_unit),
+                _symbol("op_000_result", "quantity", "Ana", result_unit),
+                _symbol("op_001_result", "quantity", "Ben", result_unit),
+                _symbol("unknown_ben", "unknown", "Ben", result_unit),
+            ],
+            "facts": [
+                {"symbol_id": "op_000__rate", "value": str(rate), "unit": rate_unit, "source_span": span},
+                {"symbol_id": "q_ana_t0", "value": str(quantity), "unit": quantity_unit, "source_span": span},
+            ],
+            "equations": [
+                {
+                    "lhs_symbol_id": "op_000_result",
+                    "rhs_canonical": "op_000__rate*q_ana_t0",
+                    "operation_kind": "apply_rate",
+                    "source_span": span,
+                },
+                {
+                    "lhs_symbol_id": "op_001_result",
+                    "rhs_canonical": "op_000_result + 0",
+                    "operation_kind": "compare_additive",
+                    "source_span": span,
+                    "literal_unit": result_unit,
+                },
+            ],
+            "unknowns": [
+                {
+                    "symbol_id": "unknown_ben",
+                    "expected_unit": result_unit,
+                    "state_index": "terminal",
+                    "question_form": "difference",
+                    "question_span": span,
+                }
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("rate_unit", "quantity_unit", "result_unit", "detail"),
+    [
+        ("mph_per_%", "hours", "miles", "q_ana_t0 is time; the rate mile_per_hour_per_percent is per dimensionless"),
+        (
+            "dollars per hour_per_people",
+            "hours_per_person",
+            "dollars",
+            "q_ana_t0 is time/count; the rate dollar_per_hour_per_person is per count",
+        ),
+    ],
+)
+def test_a_quantity_of_the_wrong_kind_for_a_rate_of_a_rate_is_refused(
+    rate_unit: str, quantity_unit: str, result_unit: str, detail: str
+) -> None:
+    """The hunt's two reproducers: 1/5 mile and 20 dollars had been certified; now the rate's equation refuses."""
+    report = verify(_graph(rate_unit, 10, quantity_unit, 2, result_unit), default_vocabulary())
+    verdict = report.verdicts["op_000_result"]
+    assert verdict.refusal is not None
+    assert (verdict.refusal.reason, verdict.refusal.detail) == ("rate_form_invalid", detail)
+    (answer,) = report.answers.values()
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "rate_form_invalid"
+
+
+@pytest.mark.parametrize(
+    ("rate", "quantity", "result_unit", "value"),
+    [
+        # 10 mph per percent, over 50 percent: 500 mph
+        (("mph_per_%", 10), ("percent", 50), "mph", Fraction(500)),
+        # 4 dollars per hour per person, for 3 people: 12 dollars per hour
+        (("dollars per hour_per_people", 4), ("people", 3), "dollars per hour", Fraction(12)),
+        # 3 dollars per mph at 60 mph: 180 dollars
+        (("dollars_per_mph", 3), ("mph", 60), "dollars", Fraction(180)),
+        # 3 dollars per mph at 100 km/h: 3 * 100 * 1000/1609.344 dollars, exactly
+        (("dollars_per_mph", 3), ("kph", 100), "dollars", Fraction(300) * Fraction(1000) / Fraction("1609.344")),
+    ],
+)
+def test_a_rate_of_a_rate_applies_to_its_own_denominator(
+    rate: tuple[str, int], quantity: tuple[str, int], result_unit: str, value: Fraction
+) -> None:
+    """A quantity of the denominator's kind is admitted, converted exactly, and the answer is the numerator's unit."""
+    report = verify(_graph(*rate, *quantity, result_unit), default_vocabulary())
+    assert report.verdicts["op_000_result"].refusal is None
+    (answer,) = report.answers.values()
+    assert isinstance(answer, Answer)
+    assert (answer.value, answer.unit) == (sympy.Rational(value.numerator, value.denominator), result_unit)
+
+
+def test_a_rate_whose_sides_disagree_with_its_dimension_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defence in depth: X/Y times a Y must have X's dimension, or the equation refuses (never a value in X).
+
+    No vocabulary builds such a rate; one is forced here (``dollars_per_hour`` said to be
+    dollars per person), and 3 of it times 2 people would otherwise be 6 dollars.
+    """
+    vocab = default_vocabulary()
+    real = type(vocab).resolve
+    dollar, person = real(vocab, "dollars"), real(vocab, "people")
+    forced = dataclasses.replace(real(vocab, "dollars_per_hour"), per=(dollar, person))
+
+    def resolve(self: object, surface: object, *, path: str = "") -> object:
+        return forced if surface == "dollars_per_hour" else real(self, surface, path=path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(vocab), "resolve", resolve)
+    report = verify(_graph("dollars_per_hour", 3, "people", 2, "dollars"), vocab)
+    verdict = report.verdicts["op_000_result"]
+    assert verdict.refusal is not None
+    assert verdict.refusal.reason == "rate_form_invalid"
+    assert "not the rate's numerator dollar" in verdict.refusal.detail
+    assert isinstance(next(iter(report.answers.values())), Refusal)
