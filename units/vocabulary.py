@@ -31,6 +31,8 @@ MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
 
 PER: Final[str] = "_per_"
+_PER_WORD: Final[str] = "per"
+"""No declared lemma has this word (``coin_per``, ``per_bag``): a composite's lemma ``X_per_Y`` must split one way only."""
 """Separator of composite unit ids: ``dollars_per_hour`` (ADR-0134)."""
 
 _DECLARED_SURFACE: Final = re.compile(r"[A-Za-z][A-Za-z'\-]*(?: [A-Za-z][A-Za-z'\-]*)*")
@@ -439,9 +441,13 @@ class UnitVocabulary:
                 surface,
                 path,
             )
-        if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > _MAX_NOUN_CHARS or PER in lemma:
+        if not _LEMMA_ID.fullmatch(lemma) or len(lemma) > _MAX_NOUN_CHARS or _PER_WORD in lemma.split("_"):
             raise UnitRefusal(
-                "malformed_input", "a lemma is lower-case letters, digits and '_' (no '_per_')", lemma, path
+                "malformed_input",
+                "a lemma is lower-case letters, digits and '_', with no word 'per' (coin_per over bag and coin over"
+                " per_bag would both be coin_per_per_bag)",
+                lemma,
+                path,
             )
         if surface in self._by_surface or surface in self._non_units:
             existing = self._by_surface[surface].lemma if surface in self._by_surface else self._non_units[surface]

@@ -17,7 +17,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from units import default_vocabulary
+from units import UnitRefusal, default_vocabulary
 from verifier import Answer, BindingGraph, Refusal, verify
 
 
@@ -167,3 +167,34 @@ def test_a_rate_whose_sides_disagree_with_its_dimension_is_refused(monkeypatch: 
     assert verdict.refusal.reason == "rate_form_invalid"
     assert "not the rate's numerator dollar" in verdict.refusal.detail
     assert isinstance(next(iter(report.answers.values())), Refusal)
+
+
+@pytest.mark.parametrize(
+    "nouns",
+    [
+        {"coins per": "coin_per"},  # coin_per over bag ...
+        {"per bag": "per_bag"},  # ... and coin over per_bag: both coin_per_per_bag
+        ["coins per"],  # a derived lemma too
+        ["per diems"],
+        {"bits": "per"},
+        {"coins": "coin_per_bag"},
+    ],
+)
+def test_a_declared_lemma_has_no_word_per(nouns: dict[str, str] | list[str]) -> None:
+    """A composite's lemma must split one way only, so no declared lemma has the word ``per``.
+
+    The review of the rate fix found ``coins per`` (``coin_per``) divided by ``bags``
+    certified in ``coin_per_per_bag``, read back as coins per ``per bag``; and
+    ``apples_per_crumbs`` (``fa_per`` over ``fb``) taken for ``widgets_per_gadgets``
+    (``fa`` over ``per_fb``), which share that lemma.
+    """
+    with pytest.raises(UnitRefusal) as caught:
+        default_vocabulary().with_count_nouns(nouns)
+    assert caught.value.reason == "malformed_input"
+    assert "no word 'per'" in caught.value.detail
+
+
+def test_a_lemma_with_per_inside_a_word_is_declared() -> None:
+    """Only the word ``per`` is refused: ``paper``, ``pepper`` and ``perch`` are count nouns like any other."""
+    vocab = default_vocabulary().with_count_nouns({"papers": "paper", "peppers": "pepper", "perches": "perch"})
+    assert [vocab.resolve(s).lemma for s in ("papers", "peppers", "perches")] == ["paper", "pepper", "perch"]
