@@ -31,9 +31,9 @@ MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
 
 PER: Final[str] = "_per_"
+"""Separator of composite unit ids: ``dollars_per_hour`` (ADR-0134)."""
 _PER_WORD: Final[str] = "per"
 """No declared lemma has this word (``coin_per``, ``per_bag``): a composite's lemma ``X_per_Y`` must split one way only."""
-"""Separator of composite unit ids: ``dollars_per_hour`` (ADR-0134)."""
 
 _DECLARED_SURFACE: Final = re.compile(r"[A-Za-z][A-Za-z'\-]*(?: [A-Za-z][A-Za-z'\-]*)*")
 _LEMMA_ID: Final = re.compile(r"[a-z][a-z0-9_]*")
@@ -373,7 +373,9 @@ class UnitVocabulary:
             UnitRefusal: ``malformed_input`` for a lone string or another non-collection,
                 a spec other than ``{"lemma": str, "divisible": bool}``,
                 a surface already in the lexicon, a surface or lemma outside
-                ``[A-Za-z' -]`` / ``[a-z0-9_]``, or a lemma that names a non-count unit;
+                ``[A-Za-z' -]`` / ``[a-z0-9_]``, a lemma with the word ``per``, a lemma
+                that names a non-count unit or a side of a lexicon rate (``cubic_foot``),
+                or a surface that is another unit's lemma (``half``);
                 ``input_too_large`` for over 10,000 nouns.
         """
         specs, divisible, whole = self._divisibility(_noun_specs(nouns))
@@ -389,7 +391,43 @@ class UnitVocabulary:
             if self._declares(raw_surface, raw_lemma, path, divisible=divisible, declared=declared):
                 self._declare_lemma(raw_surface, raw_lemma, path, table=table, new_lemmas=new_lemmas)
                 declared[raw_surface] = raw_lemma
+        self._check_names_apart(declared)
         return self._with_declared(table, declared, divisible, whole)
+
+    def _check_names_apart(self, declared: Mapping[str, str]) -> None:
+        """Every name of the declaration means one unit, however it is looked up.
+
+        A unit's lemma is looked up as a surface where a composite is built or split
+        (``X_per_Y``), and surfaces are looked up first.  So a noun's surface may not be
+        another unit's lemma (``half`` declared as items would make the lemma of ½ name
+        items; ``apple`` declared as pears beside ``apples`` as ``apple`` would make the
+        apples' lemma name pears), and a new lemma may not be a side of a lexicon rate
+        (``cubic_foot``, a side of ``pound_per_cubic_foot``, would make counts of
+        "cubic feet" the lexicon's volume).
+
+        Raises:
+            UnitRefusal: ``malformed_input`` naming the noun.
+        """
+        lemmas = set(self._by_lemma) | set(declared.values())
+        rate_sides = {side for lemma in self._by_lemma if PER in lemma for side in lemma.split(PER)}
+        for surface, lemma in sorted(declared.items()):
+            path = f"count_nouns[{surface!r}]"
+            if surface in lemmas and surface != lemma:
+                raise UnitRefusal(
+                    "malformed_input",
+                    f"is the lemma of another unit, so it cannot name {lemma!r}: a lemma looked up as a unit would"
+                    " find this noun",
+                    surface,
+                    path,
+                )
+            if lemma in rate_sides and lemma not in self._by_lemma:
+                raise UnitRefusal(
+                    "malformed_input",
+                    f"is a side of a lexicon rate ({', '.join(sorted(x for x in self._by_lemma if lemma in x.split(PER)))}),"
+                    " not a count kind; map the noun onto a lemma of its own",
+                    lemma,
+                    path,
+                )
 
     def _divisibility(self, nouns: Mapping[object, object]) -> tuple[dict[object, object], set[str], set[str]]:
         """``(surface -> lemma, lemmas declared divisible, lemmas declared not divisible)`` of a declaration.

@@ -804,7 +804,16 @@ def _proof(
     result_dim: DimensionVector,
     lhs_ref: UnitRef | None,
 ) -> UnitProof:
-    """Assemble the proof; a declared lhs unit must be of the result's kind (its factor is folded in)."""
+    """Assemble the proof; a declared lhs unit must be of the result's kind (its factor is folded in).
+
+    The result unit must have the dimension the operands compute (``result_dim``): a unit
+    found by name that disagrees with its own computation is refused, never carried on.
+    """
+    if result is not None and result is not _PURE and result.dimension != result_dim:
+        raise _Refuse(
+            "unit_mismatch",
+            f"{eq.operation_kind} computes {result_dim}, but its result unit {result.lemma} is {result.dimension}",
+        )
     out_ref = result
     rescale = _ONE
     if lhs_ref is not None and (result is None or lhs_ref.lemma != result.lemma):
