@@ -61,22 +61,27 @@ def parse_exact(value: object, *, path: str = "") -> Fraction:
 
 
 def _by_kind(value: object, path: str) -> Fraction:
-    """:func:`parse_exact` for a value of no exact type of :data:`_READER_BY_TYPE` (subclasses, sympy, refusals)."""
+    """:func:`parse_exact` for a value of no exact type of :data:`_READER_BY_TYPE` (subclasses, sympy, refusals).
+
+    A subclass of an exact type is read through its base type's own methods, never its
+    own (``numpy.float64``, or a class whose ``repr``, ``numerator`` or ``__format__``
+    says another number): the value is the one the base type holds.
+    """
     if isinstance(value, Fraction):
-        return value
+        return Fraction(*Fraction.as_integer_ratio(value))
     if isinstance(value, bool):
         raise UnitRefusal("malformed_input", "a bool is not a number", value, path)
     if isinstance(value, float):
-        return _from_float(value, path)
+        return _from_float(float.__float__(value), path)
     if isinstance(value, Decimal):
-        return _from_decimal(value, path)
+        return _from_decimal(Decimal(value), path)
     if type(value).__module__.startswith("sympy"):
         return _from_sympy(value, path)
     if isinstance(value, int):
-        return _from_int(value, path)
+        return _from_int(int.__int__(value), path)
     if not isinstance(value, str):
         raise UnitRefusal("malformed_input", f"expected an exact number, found {type(value).__name__}", value, path)
-    return _from_text(value, path)
+    return _from_text(str.__str__(value), path)
 
 
 def _from_int(value: int, path: str) -> Fraction:

@@ -911,6 +911,14 @@ class UnitVocabulary:
                 raise UnitRefusal(
                     "offset_unit_arithmetic", "a rate over an absolute temperature has no scale", surface, path
                 )
+            if den.kind == ():  # dollars per percent: 100 dollars, or a rate per percent point?
+                raise UnitRefusal(
+                    "malformed_input",
+                    f"a unit over a pure number ({den.lemma}) reads as {num.lemma} scaled or as a rate per"
+                    f" {den.lemma}; write the amount, or the rate over a unit",
+                    surface,
+                    path,
+                )
             lemma = f"{num.lemma}{PER}{den.lemma}"
             known = self._by_lemma.get(lemma)
             declarations = tuple(dict.fromkeys((*num.declarations, *den.declarations)))

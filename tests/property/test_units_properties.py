@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
@@ -90,13 +90,23 @@ def test_temperature_convert_round_trips(a: str, b: str, magnitude: Fraction) ->
 
 @given(st.sampled_from(UNIT_SURFACES), st.sampled_from(UNIT_SURFACES))
 def test_composite_dimension_is_quotient(x: str, y: str) -> None:
-    """X_per_Y resolves iff neither side is an absolute temperature, and dim(X_per_Y) == dim(X) / dim(Y)."""
+    """X_per_Y resolves iff neither side is an absolute temperature nor Y a pure number, and dim(X_per_Y) == dim(X) / dim(Y).
+
+    Over a pure number (``dollars_per_%``) the composite reads as X scaled (100 dollars)
+    or as a rate per percent point, so it is refused (``malformed_input``).
+    """
     rx, ry = _VOCAB.resolve(x), _VOCAB.resolve(y)
     surface = f"{x}_per_{y}"
     if rx.is_offset or ry.is_offset:
         with pytest.raises(UnitRefusal) as info:
             _VOCAB.resolve(surface)
         assert info.value.reason == "offset_unit_arithmetic"
+        return
+    if ry.kind == ():
+        with pytest.raises(UnitRefusal) as info:
+            _VOCAB.resolve(surface)
+        assert info.value.reason == "malformed_input"
+        assert "over a pure number" in info.value.detail
         return
     ref = _VOCAB.resolve(surface)
     assert ref.dimension == rx.dimension / ry.dimension
@@ -105,8 +115,9 @@ def test_composite_dimension_is_quotient(x: str, y: str) -> None:
 
 @given(pairs, pairs)
 def test_composite_factor_is_quotient_of_factors(top: tuple[str, str], bottom: tuple[str, str]) -> None:
-    """factor(X1_per_Y1, X2_per_Y2) == factor(X1, X2) / factor(Y1, Y2)."""
+    """factor(X1_per_Y1, X2_per_Y2) == factor(X1, X2) / factor(Y1, Y2) (a pure-number Y is no composite's side)."""
     (x1, x2), (y1, y2) = top, bottom
+    assume(_VOCAB.resolve(y1).kind != () and _VOCAB.resolve(y2).kind != ())
     got = _VOCAB.factor(f"{x1}_per_{y1}", f"{x2}_per_{y2}")
     assert got == _VOCAB.factor(x1, x2) / _VOCAB.factor(y1, y2)
 

@@ -4,7 +4,9 @@ A wrong-answer hunt (own Fraction oracle) found ``apply_rate`` misreading a comp
 whose side is a rate: ``mph_per_%`` (lemma ``mile_per_hour_per_percent``) was split at
 its first ``_per_`` into miles per hour-per-percent, so 10 mph per % times 2 hours was
 certified 1/5 mile; 10 ``dollars per hour_per_people`` times 2 ``hours_per_person`` was
-certified 20 dollars, with its own proof reading ``-> money/count^2``.  A composite now
+certified 20 dollars, with its own proof reading ``-> money/count^2``.  A unit over a
+pure number (``mph_per_%``) is refused outright now: it reads as the numerator scaled
+or as a rate per percent point.  A composite now
 carries the two units it was resolved from (``UnitRef.per``), and the rate's quantity
 must be of its denominator's kind (SPEC §5 apply_rate: ``X/Y`` times a ``Y`` is an ``X``).
 """
@@ -24,7 +26,7 @@ from verifier import Answer, BindingGraph, Refusal, verify
 @pytest.mark.parametrize(
     ("surface", "sides"),
     [
-        ("mph_per_%", ("mile_per_hour", "percent")),
+        ("mph_per_hours", ("mile_per_hour", "hour")),  # miles per hour, per hour
         ("dollars per hour_per_people", ("dollar_per_hour", "person")),
         ("dollars_per_mph", ("dollar", "mile_per_hour")),
         ("miles_per_hour", ("mile", "hour")),  # a composite the lexicon lists: its facts, and its sides
@@ -100,7 +102,7 @@ def _graph(rate_unit: str, rate: int, quantity_unit: str, quantity: int, result_
 @pytest.mark.parametrize(
     ("rate_unit", "quantity_unit", "result_unit", "detail"),
     [
-        ("mph_per_%", "hours", "miles", "q_ana_t0 is time; the rate mile_per_hour_per_percent is per dimensionless"),
+        ("mph_per_hours", "percent", "mph", "q_ana_t0 is dimensionless; the rate mile_per_hour_per_hour is per time"),
         (
             "dollars per hour_per_people",
             "hours_per_person",
@@ -125,8 +127,10 @@ def test_a_quantity_of_the_wrong_kind_for_a_rate_of_a_rate_is_refused(
 @pytest.mark.parametrize(
     ("rate", "quantity", "result_unit", "value"),
     [
-        # 10 mph per percent, over 50 percent: 500 mph
-        (("mph_per_%", 10), ("percent", 50), "mph", Fraction(500)),
+        # speeding up by 10 mph per hour, for 3 hours: 30 mph
+        (("mph_per_hours", 10), ("hours", 3), "mph", Fraction(30)),
+        # ... for 90 minutes: 15 mph
+        (("mph_per_hours", 10), ("minutes", 90), "mph", Fraction(15)),
         # 4 dollars per hour per person, for 3 people: 12 dollars per hour
         (("dollars per hour_per_people", 4), ("people", 3), "dollars per hour", Fraction(12)),
         # 3 dollars per mph at 60 mph: 180 dollars
@@ -198,3 +202,17 @@ def test_a_lemma_with_per_inside_a_word_is_declared() -> None:
     """Only the word ``per`` is refused: ``paper``, ``pepper`` and ``perch`` are count nouns like any other."""
     vocab = default_vocabulary().with_count_nouns({"papers": "paper", "peppers": "pepper", "perches": "perch"})
     assert [vocab.resolve(s).lemma for s in ("papers", "peppers", "perches")] == ["paper", "pepper", "perch"]
+
+
+@pytest.mark.parametrize("surface", ["mph_per_%", "dollars_per_%", "miles_per_½", "items_per_percent"])
+def test_a_unit_over_a_pure_number_is_refused(surface: str) -> None:
+    """``dollars_per_%`` reads as 100 dollars or as a rate per percent point: refused, never added to dollars.
+
+    The bad-input trial had 5 dollars plus 3 ``dollars_per_%`` certified 305 dollars, and
+    10 ``mph_per_%`` times 2 hours 2000 miles; the hunt had 10 ``mph_per_%`` times 2 hours
+    certified 1/5 mile before the sides were recorded.
+    """
+    with pytest.raises(UnitRefusal) as caught:
+        default_vocabulary().resolve(surface)
+    assert caught.value.reason == "malformed_input"
+    assert "over a pure number" in caught.value.detail

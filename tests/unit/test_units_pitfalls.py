@@ -267,6 +267,60 @@ def test_parse_exact_reads_subclasses_of_the_exact_types(value: object, expected
     assert parse_exact(value) == expected
 
 
+class _LyingFloat(float):
+    def __repr__(self) -> str:
+        return "7"
+
+
+class _LyingDecimal(Decimal):
+    def __format__(self, spec: str, context: object = None, /) -> str:
+        return "7"
+
+
+class _LyingFraction(Fraction):
+    @property
+    def numerator(self) -> int:
+        return 7
+
+
+class _LyingInt(int):
+    def __int__(self) -> int:
+        return 7
+
+    @property
+    def numerator(self) -> int:
+        return 7
+
+
+class _LyingStr(str):
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "7"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [_LyingFloat(2.5), _LyingDecimal("2.5"), _LyingFraction(5, 2), _LyingStr("5/2")],
+    ids=["float", "Decimal", "Fraction", "str"],
+)
+def test_parse_exact_reads_a_subclass_through_its_base_type(value: object) -> None:
+    """The value is the one the base type holds, whatever the subclass's repr, format or numerator say (bad-input trial)."""
+    assert parse_exact(value) == Fraction(5, 2)
+
+
+def test_parse_exact_reads_an_int_subclass_through_int() -> None:
+    """An int subclass is the int it holds (3), not what its ``__int__`` or ``numerator`` say."""
+    assert parse_exact(_LyingInt(3)) == Fraction(3)
+
+
+def test_parse_exact_reads_numpy_float64_as_its_shortest_repr() -> None:
+    """``numpy.float64(2.5)`` is 5/2: numpy 2's repr (``np.float64(2.5)``) had raised a bare ``decimal.InvalidOperation``."""
+    numpy = pytest.importorskip("numpy")
+    assert parse_exact(numpy.float64(2.5)) == Fraction(5, 2)
+    assert parse_exact(numpy.float64(0.1)) == Fraction(1, 10)
+
+
 def test_parse_exact_refuses_a_bool_and_a_huge_int_subclass() -> None:
     """``True`` is no number, and an int subclass is held to the digit bound too."""
     assert refusal(parse_exact, True).reason == "malformed_input"  # noqa: FBT003  # the bool is the input under test
