@@ -75,13 +75,13 @@ def _by_kind(value: object, path: str) -> Fraction:
         return _from_float(float.__float__(value), path)
     if isinstance(value, Decimal):
         return _from_decimal(Decimal(value), path)
-    if type(value).__module__.startswith("sympy"):
-        return _from_sympy(value, path)
     if isinstance(value, int):
         return _from_int(int.__int__(value), path)
-    if not isinstance(value, str):
-        raise UnitRefusal("malformed_input", f"expected an exact number, found {type(value).__name__}", value, path)
-    return _from_text(str.__str__(value), path)
+    if isinstance(value, str):
+        return _from_text(str.__str__(value), path)
+    if type(value).__module__.startswith("sympy"):  # after int and str: a subclass of those is read as its base
+        return _from_sympy(value, path)
+    raise UnitRefusal("malformed_input", f"expected an exact number, found {type(value).__name__}", value, path)
 
 
 def _from_int(value: int, path: str) -> Fraction:

@@ -314,6 +314,14 @@ def test_parse_exact_reads_an_int_subclass_through_int() -> None:
     assert parse_exact(_LyingInt(3)) == Fraction(3)
 
 
+def test_parse_exact_reads_an_int_or_str_subclass_posing_as_sympy_through_its_base() -> None:
+    """A subclass of int or str from a module named ``sympy...`` is still read as its base, not from ``.p``/``.q``."""
+    posing_int = type("Integer", (int,), {"__module__": "sympy.fake", "p": 7, "q": 1})
+    posing_str = type("Symbol", (str,), {"__module__": "sympy.fake", "p": 7, "q": 1})
+    assert parse_exact(posing_int(3)) == Fraction(3)
+    assert parse_exact(posing_str("5/2")) == Fraction(5, 2)
+
+
 def test_parse_exact_reads_numpy_float64_as_its_shortest_repr() -> None:
     """``numpy.float64(2.5)`` is 5/2: numpy 2's repr (``np.float64(2.5)``) had raised a bare ``decimal.InvalidOperation``."""
     numpy = pytest.importorskip("numpy")
