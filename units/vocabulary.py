@@ -71,9 +71,9 @@ class UnitRef:
             be exact fractions (3/4 of a pie), never negative.
         per: for a composite ``X_per_Y`` resolved from its two sides, the units ``(X, Y)``;
             ``None`` for a lexicon entry.  A side may itself be a rate, so the composite's
-            lemma alone does not say where it splits: ``mph_per_%`` is ``mile_per_hour``
-            per ``percent`` (lemma ``mile_per_hour_per_percent``), not miles per
-            hour-per-percent.
+            lemma alone does not say where it splits: ``mph_per_hours`` is ``mile_per_hour``
+            per ``hour`` (lemma ``mile_per_hour_per_hour``), not miles per hour-per-hour.
+            A composite over a pure number (``dollars_per_%``) is refused.
     """
 
     surface: str

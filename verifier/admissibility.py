@@ -1019,8 +1019,8 @@ def _rate_units(rate: UnitRef, vocab: UnitVocabulary) -> tuple[UnitRef | None, U
     """Split a rate into its numerator unit X and denominator unit Y (``X_per_Y``).
 
     A composite gives the two units it was resolved from (``UnitRef.per``), so
-    ``dollar_per_mph`` is dollars per mile-per-hour and ``mph_per_%`` is miles-per-hour
-    per percent; a lexicon lemma ``X_per_Y`` whose two sides resolve gives both units.
+    ``dollar_per_mph`` is dollars per mile-per-hour and ``mph_per_hours`` is miles-per-hour
+    per hour; a lexicon lemma ``X_per_Y`` whose two sides resolve gives both units.
     Otherwise (``hertz``, ``pound_per_cubic_foot``) the registry dimensionality is split
     by the sign of each power: the numerator is named when ``X_per_…``'s head resolves
     to it, and the denominator is known by its kind only (``None``).
