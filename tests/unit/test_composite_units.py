@@ -1,14 +1,23 @@
-"""A rate whose numerator is itself a rate splits where it was written, not at its lemma's first ``_per_``.
+"""Composite units mean one unit: where a rate of a rate splits, and which names may not mean two units.
 
-A wrong-answer hunt (own Fraction oracle) found ``apply_rate`` misreading a composite
-whose side is a rate: ``mph_per_%`` (lemma ``mile_per_hour_per_percent``) was split at
-its first ``_per_`` into miles per hour-per-percent, so 10 mph per % times 2 hours was
-certified 1/5 mile; 10 ``dollars per hour_per_people`` times 2 ``hours_per_person`` was
-certified 20 dollars, with its own proof reading ``-> money/count^2``.  A unit over a
-pure number (``mph_per_%``) is refused outright now: it reads as the numerator scaled
-or as a rate per percent point.  A composite now
-carries the two units it was resolved from (``UnitRef.per``), and the rate's quantity
-must be of its denominator's kind (SPEC §5 apply_rate: ``X/Y`` times a ``Y`` is an ``X``).
+A wrong-answer hunt (own Fraction oracle) found ``apply_rate`` splitting a composite at
+its lemma's first ``_per_``: 10 ``dollars per hour_per_people`` times 2
+``hours_per_person`` was certified 20 dollars (its own proof read ``-> money/count^2``),
+and 10 ``mph_per_%`` times 2 hours 1/5 mile.  A composite now carries the two units it
+was resolved from (``UnitRef.per``), and the rate's quantity must be of its
+denominator's kind (SPEC §5 apply_rate: ``X/Y`` times a ``Y`` is an ``X``).
+
+Its reviews and a bad-input trial found more names that meant two units, each refused now:
+
+* a unit over a pure number (``dollars_per_%``: 5 dollars + 3 of it had been 305 dollars);
+* a declared lemma with the word ``per`` (``coin_per`` over ``bag`` and ``coin`` over
+  ``per_bag`` are both ``coin_per_per_bag``);
+* a noun's surface that is another unit's lemma (``half=item`` made 6 half over 2 hours
+  3 items per hour; ``apple=pear`` beside ``apples=apple`` moved a price onto pears);
+* a new lemma that is a side of a lexicon rate (``scoops=cubic_centimeter`` made grams
+  over scoops a density).
+
+And a result unit found by name must have the dimension its equation computes.
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from units import UnitRefusal, default_vocabulary
+from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, Refusal, verify
 
 
@@ -216,3 +225,105 @@ def test_a_unit_over_a_pure_number_is_refused(surface: str) -> None:
         default_vocabulary().resolve(surface)
     assert caught.value.reason == "malformed_input"
     assert "over a pure number" in caught.value.detail
+
+
+@pytest.mark.parametrize(
+    ("nouns", "subject", "words"),
+    [
+        ({"half": "item"}, "half", "is the lemma of another unit"),
+        ({"quarter": "coin"}, "quarter", "is the lemma of another unit"),
+        ({"apple": "pear", "apples": "apple", "pears": "pear"}, "apple", "is the lemma of another unit"),
+        ({"scoops": "cubic_centimeter"}, "cubic_centimeter", "a side of a lexicon rate (gram_per_cubic_centimeter)"),
+        (["cubic feet"], "cubic_foot", "a side of a lexicon rate (pound_per_cubic_foot)"),
+    ],
+)
+def test_a_name_that_would_mean_two_units_is_refused(
+    nouns: dict[str, str] | list[str], subject: str, words: str
+) -> None:
+    """A noun's surface that is another unit's lemma, or a new lemma that is a lexicon rate's side, is refused."""
+    with pytest.raises(UnitRefusal) as caught:
+        default_vocabulary().with_count_nouns(nouns)
+    assert (caught.value.reason, caught.value.subject) == ("malformed_input", subject)
+    assert words in caught.value.detail
+
+
+@pytest.mark.parametrize(
+    "nouns",
+    [
+        {"apples": "apple", "apple": "apple"},  # a singular is its own lemma
+        ["apples", "apple", "jumping jacks"],
+        {"apples": "item"},  # onto an existing kind
+        {"halves": "item"},  # not itself a lemma
+    ],
+)
+def test_names_that_mean_one_unit_are_declared(nouns: dict[str, str] | list[str]) -> None:
+    """The ordinary declarations still work, and each surface resolves to the lemma it was given."""
+    vocab = default_vocabulary().with_count_nouns(nouns)
+    expected = (
+        nouns if isinstance(nouns, dict) else {"apples": "apple", "apple": "apple", "jumping jacks": "jumping_jack"}
+    )
+    assert {surface: vocab.resolve(surface).lemma for surface in expected} == expected
+
+
+def _quotient_graph() -> BindingGraph:
+    """12 apples over 3 boxes, the quotient asked in apples per box."""
+    span = {"source_id": "rate_of_a_rate", "start": 0, "end": 1, "text": "x"}
+    return BindingGraph.from_json(
+        {
+            "symbols": [
+                _symbol("entity_ana", "entity", "Ana", None),
+                _symbol("x", "quantity", None, "apples"),
+                _symbol("s", "quantity", None, "boxes"),
+                _symbol("r", "quantity", "Ana", None),
+                _symbol("u", "unknown", "Ana", "apples_per_box"),
+            ],
+            "facts": [
+                {"symbol_id": "x", "value": "12", "unit": "apples", "source_span": span},
+                {"symbol_id": "s", "value": "3", "unit": "boxes", "source_span": span},
+            ],
+            "equations": [
+                {
+                    "lhs_symbol_id": "r",
+                    "rhs_canonical": "x/s",
+                    "operation_kind": "divide",
+                    "source_span": span,
+                    "operand_roles": {"s": "divisor", "x": "operand"},
+                }
+            ],
+            "unknowns": [
+                {
+                    "symbol_id": "u",
+                    "expected_unit": "apples_per_box",
+                    "state_index": "terminal",
+                    "question_form": "count",
+                    "question_span": span,
+                }
+            ],
+        }
+    )
+
+
+def test_a_quotient_is_answered_in_its_own_unit() -> None:
+    """12 apples over 3 boxes: 4 apples per box (the control for the forced case below)."""
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    (answer,) = verify(_quotient_graph(), vocab).answers.values()
+    assert not isinstance(answer, Refusal)
+    assert (str(answer.value), answer.unit) == ("4", "apples_per_box")
+
+
+def test_a_result_unit_that_disagrees_with_its_computation_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defence in depth: a quotient unit found by name must have the quotient's dimension (here forced to dollars)."""
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    real = UnitVocabulary.resolve
+    dollars = dataclasses.replace(real(vocab, "dollars"), surface="apple_per_box")
+
+    def resolve(self: UnitVocabulary, surface: object, *, path: str = "") -> object:
+        return dollars if surface == "apple_per_box" else real(self, surface, path=path)
+
+    monkeypatch.setattr(UnitVocabulary, "resolve", resolve)
+    report = verify(_quotient_graph(), vocab)
+    verdict = report.verdicts["r"]
+    assert verdict.refusal is not None
+    assert verdict.refusal.reason == "unit_mismatch"
+    assert "its result unit dollar is money" in verdict.refusal.detail
+    assert isinstance(next(iter(report.answers.values())), Refusal)
