@@ -723,6 +723,7 @@ class _Binder:
         self.state: dict[tuple[str, object], tuple[str, str]] = {}  # (entity, kind) -> (symbol id, unit)
         self.partitions: dict[str, tuple[object, str]] = {}  # entity -> (kind, unit) of its latest partition count
         self.slugs: dict[str, str] = {}
+        self.unit_slugs: dict[str, str] = {}  # unit surface -> its part of symbol ids, one per surface (see unit_slug)
         self.operation_index = 0
         used: set[str] = set()
         for entity in graph.entities:
@@ -732,6 +733,24 @@ class _Binder:
                 candidate, n = f"{base}_{n}", n + 1
             used.add(candidate)
             self.slugs[entity] = candidate
+
+    def unit_slug(self, unit: str) -> str:
+        """The part of symbol ids naming ``unit``: its slug, made unique among the graph's unit surfaces.
+
+        Two surfaces may slug alike (``hr`` and ``$/hr`` are both ``hr``); the later one, in
+        binding order, takes ``hr_2``, so an entity holding hours and a rate per hour gets
+        two ids (``q_sam_hr_t0``, ``q_sam_hr_2_t0``), not one refused as a duplicate.
+        """
+        known = self.unit_slugs.get(unit)
+        if known is not None:
+            return known
+        base = slug(unit)
+        taken = set(self.unit_slugs.values())
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base}_{n}", n + 1
+        self.unit_slugs[unit] = candidate
+        return candidate
 
     def kind(self, unit: str) -> object:
         try:
@@ -852,7 +871,7 @@ class _Binder:
                 raise MathGraphError(
                     "redeclared_state", f"{poss.entity} already holds a {unit}-kind quantity", "initial_state"
                 )
-            sid = f"q_{self.slugs[poss.entity]}_{slug(unit)}_t0"
+            sid = f"q_{self.slugs[poss.entity]}_{self.unit_slug(unit)}_t0"
             label = f"{poss.entity}.{unit}@t0"
             self.add_symbol(sid, label, "quantity", poss.entity, unit)
             self.add_fact(sid, poss.quantity.value, unit, label)
@@ -1079,7 +1098,7 @@ class _Binder:
                     " fixes neither",
                     where,
                 )
-            sid = f"q_{self.slugs[ref]}_{slug(own[1])}_t0"
+            sid = f"q_{self.slugs[ref]}_{self.unit_slug(own[1])}_t0"
             if any(sym.symbol_id == sid for sym in self.symbols):
                 raise MathGraphError("malformed_input", f"the id {sid} of {ref}'s solved holding collides", where)
             self.add_symbol(sid, f"{ref}.{own[1]}@t0 (solved from op{self.operation_index})", "quantity", ref, own[1])
@@ -1128,7 +1147,7 @@ class _Binder:
                 stamped.append(eq.stamped("refused", UNVERIFIED_PROOF, verdict.refusal.reason))
         unknown = self.graph.unknown
         scope = self.slugs[unknown.entity] if unknown.entity is not None else "total"
-        uid = f"unknown_{scope}_{slug(unknown.unit)}"
+        uid = f"unknown_{scope}_{self.unit_slug(unknown.unit)}"
         ulabel = f"{unknown.entity if unknown.entity is not None else 'total'}|{unknown.unit}"
         if uid in symbols_map:
             raise MathGraphError("malformed_input", f"the unknown's id {uid} collides with another symbol", "unknown")
