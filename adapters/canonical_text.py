@@ -36,7 +36,7 @@ else:
 
 from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError
-from units import UnitRefusal, default_vocabulary
+from units import UnitRef, UnitRefusal, default_vocabulary
 from units.exact import format_exact
 from verifier import (
     BindingGraph,
@@ -487,12 +487,18 @@ def _same_unit(a: str | None, b: str | None) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _lemma(unit: str) -> str | None:
-    """The lemma ``unit`` resolves to in the default vocabulary, or ``None`` outside it (resolved once per text)."""
+def _resolved(unit: str) -> UnitRef | None:
+    """What ``unit`` resolves to in the default vocabulary, or ``None`` outside it (resolved once per text)."""
     try:
-        return default_vocabulary().resolve(unit).lemma
+        return default_vocabulary().resolve(unit)
     except UnitRefusal:
         return None
+
+
+def _lemma(unit: str) -> str | None:
+    """The lemma ``unit`` resolves to in the default vocabulary, or ``None`` outside it."""
+    ref = _resolved(unit)
+    return ref.lemma if ref is not None else None
 
 
 def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: str = "") -> None:
@@ -531,11 +537,8 @@ def _agree(call: _Call, operand: str, written: sympy.Expr, unit: str, *, shown: 
 
 def _is_scaled_number(unit: str) -> bool:
     """Whether ``unit`` is a pure number with a scale (``percent``, ``½``): no dimension, a factor other than 1."""
-    lemma = _lemma(unit)
-    if lemma is None:
-        return False
-    ref = default_vocabulary().resolve(lemma)
-    return ref.kind == () and ref.scale != 1
+    ref = _resolved(unit)  # the text itself: a rate of a rate's lemma (a_per_b_per_c) resolves as no unit
+    return ref is not None and ref.kind == () and ref.scale != 1
 
 
 def _names_the_state(call: _Call, unit: str) -> None:
@@ -634,7 +637,7 @@ def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
     if rate is None or quantity is None:
         raise MathGraphError("malformed_input", "apply_rate(...) needs a *__rate and a quantity dependency", call.where)
     value, written = call.quantity()
-    numerator, slash, denominator = written.partition("/")
+    numerator, slash, denominator = _rate_sides(written, call.facts.get(rate))
     if not slash or not numerator or not denominator:
         raise MathGraphError(
             "malformed_input", f"expected '<number> X/Y' in apply_rate(...), found {call.arg[:40]!r}", call.where
@@ -648,6 +651,20 @@ def _apply_rate_call(call: _Call) -> tuple[sympy.Expr, str | None]:
             call.where,
         )
     return symbol(rate) * symbol(quantity), None
+
+
+def _rate_sides(written: str, fact: BoundFact | None) -> tuple[str, str, str]:
+    """``X/Y`` split into ``(X, "/", Y)`` at the ``/`` where the rate's fact unit splits, else at the first.
+
+    A side may itself be a rate: ``15 $/hr/people`` over a fact in ``$/hr_per_people`` is
+    ``$/hr`` per ``people``, not ``$`` per ``hr/people``.
+    """
+    if fact is not None:
+        for i, char in enumerate(written):
+            numerator, denominator = written[:i], written[i + 1 :]
+            if char == "/" and numerator and denominator and _same_unit(fact.unit, f"{numerator}_per_{denominator}"):
+                return numerator, char, denominator
+    return written.partition("/")
 
 
 def _compare_call(call: _Call) -> tuple[sympy.Expr, str | None]:

@@ -610,3 +610,45 @@ def test_arithmetic_line_whose_deps_disagree_is_refused(deps: str) -> None:
         parse_canonical_text("\n".join([*HEADER, line]))
     assert info.value.reason == "malformed_input"
     assert "deps=" in info.value.detail
+
+
+def test_call_form_rate_of_a_rate_splits_where_its_fact_unit_does() -> None:
+    """``apply_rate(Sam, 15 $/hr/people)`` over a rate in ``$/hr_per_people`` is $/hr per person, not $ per hr/people."""
+    text = "\n".join(
+        [
+            sline("entity_sam", "Sam", "None", "entity"),
+            sline("q_sam_people_t0", "Sam", "people"),
+            sline("op_000__rate", "None", "$/hr_per_people", "rate"),
+            sline("op_000_result", "Sam", "$/hr"),
+            "F q_sam_people_t0 = 4 unit=people span=math_problem_graph[0:4]",
+            "F op_000__rate = 15 unit=$/hr_per_people span=math_problem_graph[0:4]",
+            eline("op_000_result", "apply_rate(Sam, 15 $/hr/people)", "apply_rate", "op_000__rate,q_sam_people_t0"),
+            "U op_000_result expected_unit=$/hr state=terminal form=total qspan=math_problem_graph[0:4]",
+        ]
+    )
+    graph, _ = parse_canonical_text(text)
+    assert str(graph.equations[0].rhs) == "op_000__rate*q_sam_people_t0"
+    (answer,) = verify(graph, default_vocabulary()).answers.values()
+    assert isinstance(answer, Answer)
+    assert (answer.value, answer.unit) == (60, "$/hr")
+    with pytest.raises(MathGraphError, match="disagrees with the facts"):  # written per hr/people: not this fact
+        parse_canonical_text(text.replace("15 $/hr/people", "15 $/people/hr"))
+
+
+def test_call_form_operand_in_a_rate_of_a_rate_is_read() -> None:
+    """A multiply operand labelled in a rate of a rate is read (its unit's lemma, a_per_b_per_c, had been resolved again and raised)."""
+    text = "\n".join(
+        [
+            sline("entity_sam", "Sam", "None", "entity"),
+            sline("q_sam_people_t0", "Sam", "people"),
+            sline("op_000__multiplicand", "None", "$/hr_per_people", "ratio"),
+            sline("op_000_result", "Sam", "None"),
+            "F q_sam_people_t0 = 4 unit=people span=math_problem_graph[0:4]",
+            "F op_000__multiplicand = 15 unit=$/hr_per_people span=math_problem_graph[0:4]",
+            eline(
+                "op_000_result", "multiply(Sam, 15 $/hr_per_people)", "multiply", "op_000__multiplicand,q_sam_people_t0"
+            ),
+        ]
+    )
+    graph, _ = parse_canonical_text(text)
+    assert str(graph.equations[0].rhs) == "op_000__multiplicand*q_sam_people_t0"

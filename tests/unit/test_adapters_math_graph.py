@@ -518,16 +518,17 @@ def test_colliding_slugs_stay_distinct(nouns: UnitVocabulary) -> None:
     assert isinstance(result, Answer)
     assert result.value == 3
 
+
 def test_units_with_one_slug_stay_distinct(vocab: UnitVocabulary) -> None:
     """Two unit surfaces with one slug (``hr`` and ``$/hr``) get distinct ids; each holding is read as its own."""
     bound = bind_math_problem_graph(
-        graph_from_dict(graph([("Sam", 3, "hr"), ("Sam", 20, "$/hr")], unknown=("Sam", "$/hr"), entities=["Sam"])), vocab
+        graph_from_dict(graph([("Sam", 3, "hr"), ("Sam", 20, "$/hr")], unknown=("Sam", "$/hr"), entities=["Sam"])),
+        vocab,
     )
     assert [s.symbol_id for s in bound.symbols] == ["entity_sam", "q_sam_hr_t0", "q_sam_hr_2_t0", "unknown_sam_hr_2"]
     (result,) = verify(bound, vocab).answers.values()
     assert isinstance(result, Answer)
     assert (result.value, result.unit) == (20, "$/hr")
-
 
 
 def test_total_unknown_id(nouns: UnitVocabulary) -> None:
