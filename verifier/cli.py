@@ -629,6 +629,18 @@ def _write_board(board: Scoreboard, rows: Path | None, args: argparse.Namespace,
         board.write_json(out)
     else:
         _score_tables(board, out, args.examples)
+        undeclared = board.counts_by_reason.get("unknown_unit", {}).get("unexpected", 0)
+        if undeclared and not args.count_noun:
+            how = (
+                "--count-nouns auto declares only each math graph's own nouns; declare the others with"
+                " --count-noun apples=apple or a record's 'vocab'"
+                if args.count_nouns == "auto"
+                else "declare them with --count-noun apples=apple, or --count-nouns auto for math graphs"
+            )
+            out.write(
+                f"{undeclared} unexpected unknown_unit refusal(s): a count noun outside en_units_v1 must be"
+                f" declared; {how} (--rows FILE.jsonl lists each case)\n"
+            )
 
 
 def _has_content(path: Path) -> bool:

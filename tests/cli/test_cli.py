@@ -366,3 +366,37 @@ def test_a_file_that_is_not_utf8_or_empty_is_a_usage_error(tmp_path: Path, capsy
     assert "the file is empty" in capsys.readouterr().err
     assert run(["crosscheck", str(empty)])[0] == 2
     assert "the file is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "advice"),
+    [
+        ([], "declare them with --count-noun apples=apple, or --count-nouns auto for math graphs"),
+        (["--count-nouns", "auto"], "--count-nouns auto declares only each math graph's own nouns"),
+    ],
+)
+def test_score_says_how_to_declare_nouns_when_undeclared_units_are_refused(
+    extra: list[str], advice: str, tmp_path: Path
+) -> None:
+    """Unexpected unknown_unit refusals with no --count-noun end the tables with how to declare a noun."""
+    record = {
+        "id": "pears",
+        "format": "relational",
+        "input": {
+            "relations": [{"kind": "fact", "entity": "sam", "value": 4}],
+            "query": {"entity": "sam", "unit": "pears"},
+        },
+        "expect": {"answer": "4", "unit": "pears"},
+    }
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    code, out = run(["score", str(corpus), *extra])
+    assert code == 0
+    assert out.rstrip().splitlines()[-1] == (
+        "1 unexpected unknown_unit refusal(s): a count noun outside en_units_v1 must be declared;"
+        f" {advice}"
+        + ("; declare the others with --count-noun apples=apple or a record's 'vocab'" if extra else "")
+        + " (--rows FILE.jsonl lists each case)"
+    )
+    code, out = run(["score", str(corpus), "--count-noun", "pears=pear"])
+    assert "unknown_unit" not in out
