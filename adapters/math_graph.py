@@ -40,6 +40,7 @@ from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
+from units.vocabulary import PER
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
@@ -973,9 +974,19 @@ class _Binder:
         """An apply_rate: the rate (``op_NNN__rate``) times the actor's state of its denominator's kind.
 
         Raises:
-            MathGraphError: ``state_unset`` when the actor holds nothing of that kind.
+            MathGraphError: ``state_unset`` when the actor holds nothing of that kind;
+                ``unknown_unit`` for a side written as a composite id (``dollars_per_hour``
+                per ``year`` would be ``dollars_per_hour_per_year``, which splits two ways).
         """
         op, i = step.op, step.index
+        for side, unit in (("numerator", operand.numerator_unit), ("denominator", operand.denominator_unit)):
+            if PER in unit:
+                raise MathGraphError(
+                    "unknown_unit",
+                    f"the rate's {side} {unit!r} is a composite id: the rate's own id would have two '_per_' and"
+                    " split two ways; write that side as a surface of the lexicon (mph, $/hr)",
+                    f"{step.where}.operand.{side}_unit",
+                )
         quantity = self.current(op.actor, operand.denominator_unit)
         if quantity is None:
             raise MathGraphError(

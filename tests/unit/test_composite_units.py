@@ -28,6 +28,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
+from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, Refusal, verify
 
@@ -327,3 +328,47 @@ def test_a_result_unit_that_disagrees_with_its_computation_is_refused(monkeypatc
     assert verdict.refusal.reason == "unit_mismatch"
     assert "its result unit dollar is money" in verdict.refusal.detail
     assert isinstance(next(iter(report.answers.values())), Refusal)
+
+
+@pytest.mark.parametrize(
+    ("numerator", "denominator", "refused_side"),
+    [("dollars_per_hour", "years", "numerator"), ("dollars", "hours_per_day", "denominator")],
+)
+def test_a_math_graph_rate_side_written_as_a_composite_id_is_refused(
+    numerator: str, denominator: str, refused_side: str
+) -> None:
+    """A math graph's rate side written as a composite id is refused where it is written, naming why.
+
+    The rate's own id would be ``dollars_per_hour_per_years``, which splits two ways; it had
+    been refused as ``apply_rate_unit_mismatch`` at the unknown, saying that the numerator
+    asked for was neither side.  Written as a lexicon surface (``$/hr``), the side binds.
+    """
+
+    def bound(num: str, den: str) -> BindingGraph:
+        return bind_math_problem_graph(
+            graph_from_dict(
+                {
+                    "entities": ["Sam"],
+                    "initial_state": [{"entity": "Sam", "quantity": {"value": 3, "unit": den}}],
+                    "operations": [
+                        {
+                            "actor": "Sam",
+                            "kind": "apply_rate",
+                            "operand": {"value": 2, "numerator_unit": num, "denominator_unit": den},
+                        }
+                    ],
+                    "unknown": {"entity": "Sam", "unit": num},
+                }
+            )
+        )
+
+    with pytest.raises(MathGraphError) as info:
+        bound(numerator, denominator)
+    assert info.value.reason == "unknown_unit"
+    assert info.value.path == f"operations[0].operand.{refused_side}_unit"
+    assert f"the rate's {refused_side} {(numerator if refused_side == 'numerator' else denominator)!r}" in str(
+        info.value
+    )
+    (answer,) = verify(bound("$/hr", "years"), default_vocabulary()).answers.values()
+    assert isinstance(answer, Answer)
+    assert (answer.value, answer.unit) == (6, "$/hr")
