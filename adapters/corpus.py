@@ -154,10 +154,18 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
             raise MathGraphError(
                 "malformed_input", "expect holds exactly one of answer, refusal or category", f"{where}.expect"
             )
-        if "answer" in expect:
+        key = next(k for k in ("answer", "refusal", "category") if k in expect)
+        unknown = sorted(set(map(str, expect)) - ({"answer", "unit"} if key == "answer" else {key}))
+        if unknown:  # a misspelled "unit" would otherwise leave a gold with no unit
+            raise MathGraphError(
+                "malformed_input",
+                f"unknown key in expect: {', '.join(map(repr, unknown))[:80]} (an answer takes answer and unit; a"
+                " refusal or a category, that key alone)",
+                f"{where}.expect",
+            )
+        if key == "answer":
             unit = expect.get("unit")
             return Gold(value=exact(expect["answer"], f"{where}.expect.answer"), unit=_unit(unit, where))
-        key = "refusal" if "refusal" in expect else "category"
         text = expect[key]
         names = REFUSAL_REASONS if key == "refusal" else frozenset(CATEGORIES)
         if not isinstance(text, str) or text not in names:

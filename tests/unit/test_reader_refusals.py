@@ -35,6 +35,13 @@ def _first(source: object) -> Record | BadRecord:
         ({"id": "a", "input": GRAPH, "expect": {"refusal": "because"}}, "is not a refusal name", "expect.refusal"),
         ({"id": "a", "input": GRAPH, "expect": {"category": "nope"}}, "is not a category name", "expect.category"),
         ({"id": "a", "input": GRAPH, "expect": {"answer": 5, "unit": ""}}, "a gold unit is a unit surface", "unit"),
+        # a misspelled unit key had been dropped, leaving a gold with no unit
+        (
+            {"id": "a", "input": GRAPH, "expect": {"answer": 5, "unti": "feet"}},
+            "unknown key in expect: 'unti'",
+            "expect",
+        ),
+        ({"id": "a", "input": GRAPH, "expect": {"refusal": "unit_mismatch", "unit": "feet"}}, "'unit'", "expect"),
         ({"id": "a", "format": 3, "input": GRAPH, "expect": {"answer": 5}}, "a format is a name", "format"),
     ],
 )
