@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from adapters.errors import MathGraphError
 from units.errors import UnitRefusal, clip
-from units.exact import format_exact, parse_exact
+from units.exact import format_exact, is_text, parse_exact, text_kind
 from verifier.jsonread import json_object
 from verifier.model import BoundEquation, SemanticRole, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 MAX_NAME_CHARS: Final[int] = 128
 _SLUG: Final = re.compile(r"[^a-z0-9]+")
-_CONTROL: Final = re.compile(r"[\n\r\t\x00]")
+_CONTROL: Final = re.compile(r"[\n\r\t\x00\ud800-\udfff]")
+"""Control characters a name may not hold, and lone surrogates (``"\\ud800"`` in JSON: no UTF-8 text holds one)."""
 
 
 def exact(value: object, path: str) -> Fraction:
@@ -48,12 +49,32 @@ def name(value: object, path: str) -> str:
     Raises:
         MathGraphError: ``malformed_input`` or ``input_too_large``.
     """
-    if not isinstance(value, str) or not value or value != value.strip():
-        raise MathGraphError("malformed_input", f"expected a non-empty trimmed string, found {clip(value)}", path)
+    if not is_text(value) or not value or value != value.strip():
+        raise MathGraphError("malformed_input", f"expected a non-empty trimmed string, found {text_kind(value)}", path)
     if len(value) > MAX_NAME_CHARS:
         raise MathGraphError("input_too_large", f"longer than {MAX_NAME_CHARS} characters", path)
     if _CONTROL.search(value):
-        raise MathGraphError("malformed_input", "control characters in a name", path)
+        raise MathGraphError("malformed_input", "control characters or a lone surrogate in a name", path)
+    return value
+
+
+_UNPRINTABLE: Final = re.compile(r"[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+def record_id(value: object, path: str) -> str | int | None:
+    r"""A record's ``id`` (metadata, printed in reports): a string of printable text, an int, or absent (``None``).
+
+    Raises:
+        MathGraphError: ``malformed_input`` for another type (a bool, a JSON number such as
+            1.5, a list), or a string with a control character or a lone surrogate (``"\ud800"``
+            in JSON: no UTF-8 output can hold it).
+    """
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if not is_text(value):
+        raise MathGraphError("malformed_input", f"an id is a string, found {text_kind(value)}", path)
+    if _UNPRINTABLE.search(value):
+        raise MathGraphError("malformed_input", "an id holds a control character or a lone surrogate", path)
     return value
 
 

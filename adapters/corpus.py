@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final, Literal
 
-from adapters._common import exact
+from adapters._common import exact, record_id
 from adapters.errors import MathGraphError
 from units import UnitRefusal
 from units.errors import clip
@@ -209,9 +209,7 @@ def to_record(
         )
     if not isinstance(item, Mapping):
         raise MathGraphError("malformed_input", f"a record is a JSON object, found {type(item).__name__}", where)
-    raw_id = item.get("id")
-    if raw_id is not None and (not isinstance(raw_id, (str, int)) or isinstance(raw_id, bool)):
-        raise MathGraphError("malformed_input", f"an id is a string, found {clip(raw_id)}", f"{where}.id")
+    raw_id = record_id(item.get("id"), f"{where}.id")
     graphs = [
         key for key in ("input", "ground_truth_graph", "graph", "entities", "relations", "symbols") if key in item
     ]
@@ -342,8 +340,12 @@ class _BadLines:
             else MathGraphError(exc.reason, exc.explain(), _where(self.name, number, index))
         )
         raw = value.get("id") if isinstance(value, Mapping) else None
-        record_id = str(raw) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else ""
-        self.records.append(BadRecord(source=self.name, line=number, error=error, id=record_id, index=index))
+        try:  # the id is kept only when it is one (printable text or an int)
+            given = record_id(raw, "id")
+        except MathGraphError:
+            given = None
+        kept = str(given) if given is not None else ""
+        self.records.append(BadRecord(source=self.name, line=number, error=error, id=kept, index=index))
         return (self.records[-1],) if self.collect else ()
 
 

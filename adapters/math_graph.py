@@ -34,7 +34,17 @@ if TYPE_CHECKING:
 else:
     from verifier.lazy import sympy
 
-from adapters._common import bound_equation, bound_symbol, exact, fields, json_number, name, slug, span
+from adapters._common import (
+    bound_equation,
+    bound_symbol,
+    exact,
+    fields,
+    json_number,
+    name,
+    record_id,
+    slug,
+    span,
+)
 from adapters.errors import MathGraphError
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.dimension import COUNT, TEMPERATURE
@@ -659,8 +669,9 @@ def graph_from_dict(data: object) -> MathProblemGraph:
         MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field.
     """
     obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, {"id"})
-    if ("id" in obj and not isinstance(obj["id"], (str, int))) or isinstance(obj.get("id"), bool):
-        raise MathGraphError("malformed_input", f"an id is a string, found {clip(obj['id'])}", "graph.id")
+    if "id" in obj and obj["id"] is None:
+        raise MathGraphError("malformed_input", "an id is a string, found None", "graph.id")
+    record_id(obj.get("id"), "graph.id")
     lists: dict[str, list[object]] = {}
     for key in ("entities", "initial_state", "operations"):
         value = obj[key]

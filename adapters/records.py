@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 else:
     from verifier.lazy import sympy
 
-from adapters._common import fields, name, span, upstream_roles, with_roles
+from adapters._common import fields, name, record_id, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import bind_math_problem_graph, graph_from_dict
@@ -202,7 +202,8 @@ def bind_record(
             f"count_nouns must be one of {list(COUNT_NOUN_MODES)}, found {clip(count_nouns)}",
             "count_nouns",
         )
-    case_id = str(record.get("id", "")) if isinstance(record, dict) else ""
+    given_id = record_id(record.get("id"), "id") if isinstance(record, dict) else None
+    case_id = str(given_id) if given_id is not None else ""
     voc = vocabulary_for(record, vocab)
     try:
         bound = binder(record, voc, count_nouns)

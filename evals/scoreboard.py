@@ -390,7 +390,7 @@ def _bounded(futures: Iterator[Any], ahead: int) -> Iterator[Any]:
 
 def write_rows(board: Scoreboard, path: str | Path) -> None:
     """Write the board's rows as JSONL (one case a line, keys sorted)."""
-    with Path(path).open("w", encoding="utf-8") as handle:
+    with Path(path).open("w", encoding="utf-8", errors="backslashreplace") as handle:  # a lone surrogate as \\udXXX
         handle.writelines(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n" for row in board.rows())
 
 

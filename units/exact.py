@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
-from units.errors import UnitRefusal
+from units.errors import UnitRefusal, clip
 
 MAX_DIGITS: Final[int] = 40
 """Most digits an exact number may carry (SPEC §8 bound; ``input_too_large`` beyond)."""
@@ -33,9 +33,25 @@ _EXACT: Final = re.compile(r"(?P<sign>[+-]?)(?:(?P<num>[0-9]+)/(?P<den>[0-9]+)|(
 
 
 class JsonNumber(str):
-    """The verbatim text of a JSON number, kept as text so it never becomes a ``float``."""
+    """The verbatim text of a JSON number, kept as text so it never becomes a ``float``.
+
+    A ``str`` only for that reason: it is a number, never a name, unit or text (:func:`is_text`).
+    """
 
     __slots__ = ()
+
+
+def is_text(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is a ``str`` that is text: not the verbatim text of a JSON number (:class:`JsonNumber`).
+
+    Where a name, unit, id or text is expected, ``{"unit": 2.5}`` is a number, not the unit ``"2.5"``.
+    """
+    return isinstance(value, str) and not isinstance(value, JsonNumber)
+
+
+def text_kind(value: object) -> str:
+    """How a message names a value that is not text: ``the JSON number 2.5``, else its ``repr`` (clipped)."""
+    return f"the JSON number {value[:40]}" if isinstance(value, JsonNumber) else clip(value)
 
 
 def parse_exact(value: object, *, path: str = "") -> Fraction:
@@ -229,4 +245,13 @@ def loads_exact(text: str) -> object:
         raise UnitRefusal("input_too_large", "JSON nested too deeply", text[:40]) from None
 
 
-__all__ = ["MAX_DIGITS", "MAX_FLOAT_DIGITS", "JsonNumber", "format_exact", "loads_exact", "parse_exact"]
+__all__ = [
+    "MAX_DIGITS",
+    "MAX_FLOAT_DIGITS",
+    "JsonNumber",
+    "format_exact",
+    "is_text",
+    "loads_exact",
+    "parse_exact",
+    "text_kind",
+]

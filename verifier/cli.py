@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import itertools
 import json
 import sys
@@ -689,6 +690,9 @@ def _formats(_args: argparse.Namespace, out: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
+    for std in (sys.stdout, sys.stderr):  # text no encoding can write (a lone surrogate) is escaped, never a traceback
+        if isinstance(std, io.TextIOWrapper):
+            std.reconfigure(errors="backslashreplace")
     stream = out if out is not None else sys.stdout
     parser = _parser()
     args, extras = parser.parse_known_args(argv)

@@ -11,8 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from units import DimensionVector, RefusalError, UnitRefusal
-from units.errors import clip
-from units.exact import parse_exact
+from units.exact import is_text, parse_exact, text_kind
 from verifier.errors import BindingGraphError
 
 
@@ -58,9 +57,9 @@ def json_optional_text(value: object, path: str) -> str | None:
     Raises:
         BindingGraphError: ``malformed_input`` for any other value.
     """
-    if value is None or isinstance(value, str):
+    if value is None or is_text(value):
         return value
-    raise BindingGraphError("malformed_input", f"expected a string or null, found {clip(value)}", path)
+    raise BindingGraphError("malformed_input", f"expected a string or null, found {text_kind(value)}", path)
 
 
 def json_text(value: object, path: str) -> str:
@@ -69,9 +68,9 @@ def json_text(value: object, path: str) -> str:
     Raises:
         BindingGraphError: ``malformed_input`` for any other value.
     """
-    if isinstance(value, str):
+    if is_text(value):
         return value
-    raise BindingGraphError("malformed_input", f"expected a string, found {clip(value)}", path)
+    raise BindingGraphError("malformed_input", f"expected a string, found {text_kind(value)}", path)
 
 
 def json_list(value: object, path: str) -> list[object]:

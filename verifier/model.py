@@ -28,7 +28,7 @@ else:
     from verifier.lazy import sympy
 
 from units.errors import UnitRefusal, clip
-from units.exact import parse_exact
+from units.exact import is_text, parse_exact, text_kind
 from units.reasons import RefusalReason
 from verifier.errors import BindingGraphError
 from verifier.expr import check_expression, free_names, is_identifier, parse_expression, print_expression
@@ -151,8 +151,8 @@ def _text(value: object, path: str, *, optional: bool = False) -> None:
         return
     if _known(value):
         return
-    if not isinstance(value, str) or not value:
-        raise _fail(f"expected a non-empty string, found {clip(value)}", path)
+    if not is_text(value) or not value:
+        raise _fail(f"expected a non-empty string, found {text_kind(value)}", path)
     problem: tuple[RefusalReason, str] | None = (
         _text_problem(value)
         if len(value) <= MAX_TEXT_CHARS
@@ -180,7 +180,8 @@ def _text_problem(value: str) -> tuple[RefusalReason, str] | None:
     return None
 
 
-_CONTROL: Final = re.compile(r"[\n\r\t\x00]")
+_CONTROL: Final = re.compile(r"[\n\r\t\x00\ud800-\udfff]")
+"""Control characters a canonical line may not hold, and lone surrogates (no UTF-8 text holds one)."""
 
 
 def _ident(value: object, path: str) -> None:
