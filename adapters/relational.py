@@ -82,10 +82,13 @@ def bind_relations(
     items, q_entity, q_unit = _check_arguments(relations, query, units, vocab)
     parsed, order = _parse_relations(items)
     order.setdefault(q_entity, None)
-    binder = _RelationBinder(order, units, q_unit)
-    for relation in parsed:
-        binder.bind(relation)
-    return binder.graph(q_entity, q_unit, vocab)
+    try:
+        binder = _RelationBinder(order, units, q_unit)
+        for relation in parsed:
+            binder.bind(relation)
+        return binder.graph(q_entity, q_unit, vocab)
+    except BindingGraphError as exc:  # a record the graph refuses: this adapter's own error, as documented
+        raise MathGraphError(exc.reason, exc.detail, exc.path) from None
 
 
 def _check_arguments(relations: object, query: object, units: object, vocab: object) -> tuple[list[object], str, str]:

@@ -101,9 +101,16 @@ def _by_kind(value: object, path: str) -> Fraction:
 
 
 def _from_int(value: int, path: str) -> Fraction:
-    if value.bit_length() > MAX_DIGITS * 4:
-        raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", "<int>", path)
-    return Fraction(value)
+    if -_INT_BOUND < value < _INT_BOUND:
+        return Fraction(value)
+    digits = "over 4,300" if value.bit_length() > _PRINTABLE_INT_BITS else f"{len(str(abs(value)))}"
+    raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits ({digits} digits)", "<int>", path)
+
+
+_INT_BOUND: Final[int] = 10**MAX_DIGITS
+"""The least int with more than :data:`MAX_DIGITS` digits."""
+_PRINTABLE_INT_BITS: Final[int] = 14_000
+"""Ints shorter than this print (Python refuses over 4,300 digits, about 14,284 bits); longer ones are not counted."""
 
 
 def _same_fraction(value: Fraction, _path: str) -> Fraction:
@@ -199,8 +206,9 @@ def _reject_constant(name: str) -> object:
 
 
 def _keep_int(text: str) -> object:
-    if len(text) > MAX_DIGITS + 1:
-        raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", text[:20] + "...")
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits ({digits} digits)", text[:20] + "...")
     return int(text)
 
 

@@ -369,7 +369,7 @@ class BoundFact:
         try:  # memoized by text (a corpus repeats its numbers); a str subclass is parsed every time
             _magnitude(self.value) if type(self.value) is str else parse_exact(self.value, path=path)
         except UnitRefusal as exc:
-            raise BindingGraphError(exc.reason, exc.detail + f" (found {self.value[:40]!r})", path) from None
+            raise BindingGraphError(exc.reason, exc.detail + f" (found {clip(self.value, 60)})", path) from None
         if not isinstance(self.source_span, SourceSpanLink):
             raise _fail("source_span must be a SourceSpanLink", f"facts[{self.symbol_id}].source_span")
         _text(self.unit, f"facts[{self.symbol_id}].unit", optional=True)

@@ -428,3 +428,19 @@ def test_bind_relations_reads_the_question_with_the_vocabulary_given() -> None:
     with pytest.raises(AdapterError) as info:
         bind_relations(relations, query, vocab="en_units_v1")  # type: ignore[arg-type]
     assert (info.value.reason, info.value.path) == ("malformed_input", "vocab")
+
+
+@pytest.mark.parametrize(
+    ("relations", "reason"),
+    [
+        ([{"kind": "fact", "entity": "a b=c", "value": 3}], "malformed_input"),  # the graph's text check refuses it
+        ([{"kind": "fact", "entity": "None", "value": 3}], "malformed_input"),
+        ([{"kind": "fact", "entity": "mia", "value": 10**40}], "input_too_large"),  # 41 digits
+    ],
+)
+def test_bind_relations_raises_only_its_own_error(relations: list[dict[str, object]], reason: str) -> None:
+    """What the binding graph refuses reaches the caller as MathGraphError (it had escaped as BindingGraphError)."""
+    entity = str(relations[0]["entity"])
+    with pytest.raises(MathGraphError) as info:
+        bind_relations(relations, {"entity": entity, "unit": "feet"})
+    assert info.value.reason == reason

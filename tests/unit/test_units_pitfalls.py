@@ -458,6 +458,24 @@ def test_inputs_that_can_hang_are_refused_quickly(call: object, args: tuple[obje
     assert time.perf_counter() - start < HANG_GUARD_SECONDS
 
 
+@pytest.mark.parametrize(
+    ("call", "value", "digits"),
+    [
+        (parse_exact, 10**40, 41),  # 160 bits had been the bound: up to 49 digits passed
+        (parse_exact, -(10**48), 49),
+        (loads_exact, "9" * 41, 41),  # 41 digits with no sign had passed
+        (loads_exact, "-" + "9" * 41, 41),
+    ],
+)
+def test_the_digit_bound_is_forty_digits(call: object, value: object, digits: int) -> None:
+    """An int of 41 digits or more is input_too_large, saying how many digits it has; 40 digits are read."""
+    error = refusal(call, value)
+    assert error.reason == "input_too_large"
+    assert f"more than 40 digits ({digits} digits)" in str(error)
+    assert parse_exact(10**40 - 1) == 10**40 - 1
+    assert loads_exact("-" + "9" * 40) == -(10**40 - 1)
+
+
 def test_huge_int_refused_quickly() -> None:
     """An int with far more digits than the cap is input_too_large, without printing it."""
     start = time.perf_counter()
