@@ -33,7 +33,7 @@ from adapters._common import exact, record_id
 from adapters.errors import MathGraphError
 from units import UnitRefusal
 from units.errors import clip
-from units.exact import format_exact, loads_exact
+from units.exact import format_exact, is_text, loads_exact, type_kind
 from verifier.categories import CATEGORIES
 from verifier.reasons import REFUSAL_REASONS
 
@@ -203,12 +203,12 @@ def to_record(
             bad ``id`` or ``format``, or a gold that is not exact (see :class:`Gold`).
     """
     where = _where(source, line, index)
-    if isinstance(item, str):
+    if is_text(item):  # a JSON number's text (1.5) is a number: refused below
         return Record(
             id=where, source=source, line=line, data=item, gold=None, format="canonical_text", lane=lane, index=index
         )
     if not isinstance(item, Mapping):
-        raise MathGraphError("malformed_input", f"a record is a JSON object, found {type(item).__name__}", where)
+        raise MathGraphError("malformed_input", f"a record is a JSON object, found {type_kind(item)}", where)
     raw_id = record_id(item.get("id"), f"{where}.id")
     graphs = [
         key for key in ("input", "ground_truth_graph", "graph", "entities", "relations", "symbols") if key in item

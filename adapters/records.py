@@ -35,7 +35,7 @@ from adapters.nouns import auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import clip
-from units.exact import loads_exact
+from units.exact import is_text, loads_exact, type_kind
 from verifier import BindingGraph, BoundEquation, SymbolBinding
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
@@ -117,14 +117,14 @@ def detect_format(record: object) -> str:
     Raises:
         MathGraphError: ``malformed_input`` when no format fits.
     """
-    if isinstance(record, str):
+    if is_text(record):  # a JSON number's text (1.5) is a number, not a canonical text
         return "canonical_text"
     if isinstance(record, dict) and is_lane_case(record):
         fmt = record.get("format")
         return fmt if isinstance(fmt, str) and fmt in FORMATS else detect_format(record["input"])
     if not isinstance(record, dict):
         raise MathGraphError(
-            "malformed_input", f"a record is a JSON object or canonical text, found {type(record).__name__}", "record"
+            "malformed_input", f"a record is a JSON object or canonical text, found {type_kind(record)}", "record"
         )
     fmt = next((fmt for fmt, signs in _FORMAT_KEYS if any(all(k in record for k in keys) for keys in signs)), None)
     if fmt is None:

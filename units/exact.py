@@ -54,6 +54,11 @@ def text_kind(value: object) -> str:
     return f"the JSON number {value[:40]}" if isinstance(value, JsonNumber) else clip(value)
 
 
+def type_kind(value: object) -> str:
+    """How a message names the type of a value that is not text: ``the JSON number 2.5``, else the type's name."""
+    return text_kind(value) if isinstance(value, JsonNumber) else type(value).__name__
+
+
 def parse_exact(value: object, *, path: str = "") -> Fraction:
     """Read an exact rational from a string, an ``int`` or a :class:`JsonNumber`.
 
@@ -262,4 +267,5 @@ __all__ = [
     "loads_exact",
     "parse_exact",
     "text_kind",
+    "type_kind",
 ]

@@ -316,7 +316,7 @@ def _input_text(path: Path) -> str:
     if path.stat().st_size > MAX_FILE_BYTES:
         raise _Usage(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the first record
     except FileNotFoundError:
         raise _Usage(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -342,7 +342,7 @@ def _json_records(name: str, text: str) -> Iterator[tuple[str, object]]:
     if isinstance(whole, dict):
         yield name, whole
         return
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(io.StringIO(text, newline=None), start=1):  # lines as score reads them
         if not line.strip():
             continue
         try:

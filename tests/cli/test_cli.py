@@ -400,3 +400,33 @@ def test_score_says_how_to_declare_nouns_when_undeclared_units_are_refused(
     )
     code, out = run(["score", str(corpus), "--count-noun", "pears=pear"])
     assert "unknown_unit" not in out
+
+
+def test_check_reads_files_as_score_does(tmp_path: Path) -> None:
+    """Check reads a byte-order mark as no part of the first record, and splits JSONL on line ends only (as score)."""
+    ribbon = (EXAMPLES / "ribbon.json").read_text(encoding="utf-8")
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + ribbon.encode("utf-8"))
+    code, out = run(["check", str(bom)])
+    assert (code, out.splitlines()[0]) == (0, "bom.json (ribbon) [math_graph]")
+    line = json.dumps(json.loads(ribbon), ensure_ascii=False)
+    separated = tmp_path / "sep.jsonl"  # U+2028 inside a JSON string is a character, not a line end
+    separated.write_text(line.replace('"ribbon"', '"rib\u2028bon"') + "\n" + line + "\n", encoding="utf-8")
+    code, out = run(["check", str(separated)])
+    assert code == 0
+    assert [row for row in out.split("\n") if row and not row.startswith(" ")] == [
+        "sep.jsonl:1 (rib\u2028bon) [math_graph]",
+        "sep.jsonl:2 (ribbon) [math_graph]",
+    ]
+
+
+def test_a_json_number_line_is_no_record(tmp_path: Path) -> None:
+    """A JSONL line holding a number is refused as no record (its text had been read as a canonical text)."""
+    corpus = tmp_path / "n.jsonl"
+    corpus.write_text("1.5\n", encoding="utf-8")
+    code, out = run(["check", str(corpus)])
+    assert code == 1
+    assert out.strip() == (
+        "n.jsonl:1: refused malformed_input at record: a record is a JSON object or canonical text,"
+        " found the JSON number 1.5"
+    )
