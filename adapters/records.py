@@ -151,21 +151,28 @@ def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVo
 
     A record may carry ``{"vocab": {"count_nouns": {...}, "conventions": {...}}}``.
 
+    An empty ``count_nouns`` (``{}`` or ``[]``) or ``conventions`` (``{}``) declares nothing;
+    any other value is declared, so a wrongly typed one (``0``, ``false``, ``""``) is refused.
+
     Raises:
-        MathGraphError: the declarations' own refusals, as ``malformed_input``.
+        MathGraphError: the declarations' own refusals, as ``malformed_input``; also
+            ``malformed_input`` for a ``base`` that is no :class:`~units.UnitVocabulary`.
     """
+    if base is not None and not isinstance(base, UnitVocabulary):
+        raise MathGraphError("malformed_input", f"base must be a UnitVocabulary, found {type(base).__name__}", "vocab")
     vocab = base if base is not None else default_vocabulary()
     spec = record.get("vocab") if isinstance(record, dict) else None
     if spec is None:
         return vocab
     obj = fields(spec, "vocab", set(), {"count_nouns", "conventions"})
+    nouns, conventions = obj.get("count_nouns"), obj.get("conventions")
     try:
-        if obj.get("count_nouns"):
-            vocab = vocab.with_count_nouns(obj["count_nouns"])  # type: ignore[arg-type]
-        if obj.get("conventions"):
-            vocab = vocab.with_conventions(obj["conventions"])  # type: ignore[arg-type]
+        if "count_nouns" in obj and nouns not in ({}, []):
+            vocab = vocab.with_count_nouns(nouns)  # type: ignore[arg-type]  # refused unless a mapping or list
+        if "conventions" in obj and conventions != {}:
+            vocab = vocab.with_conventions(conventions)  # type: ignore[arg-type]  # refused unless a mapping
     except UnitRefusal as exc:
-        raise MathGraphError(exc.reason, str(exc), "vocab") from None
+        raise MathGraphError(exc.reason, exc.explain(), "vocab") from None
     return vocab
 
 

@@ -13,6 +13,8 @@ import pytest
 
 from adapters import AdapterError
 from adapters.corpus import BadRecord, Record, read_records
+from adapters.records import vocabulary_for
+from units import default_vocabulary
 from verifier.crosscheck import crosscheck_file
 
 GRAPH = {
@@ -128,3 +130,36 @@ def test_crosscheck_file_refuses_what_is_no_file_and_a_live_reference_on_canonic
     lines.write_text(json.dumps(record) + "\n", encoding="utf-8")
     with pytest.raises(AdapterError, match="against= judges equation-verdict records only"):
         crosscheck_file(lines, against=lambda _equation, _symbols: "unverified")
+
+
+@pytest.mark.parametrize(
+    ("spec", "detail"),
+    [
+        ({"count_nouns": 0}, "count nouns must be a mapping"),  # these had declared nothing, silently
+        ({"count_nouns": False}, "count nouns must be a mapping"),
+        ({"count_nouns": ""}, "count nouns must be a mapping"),
+        ({"count_nouns": None}, "count nouns must be a mapping"),
+        ({"conventions": []}, "conventions must be a mapping"),
+        ({"conventions": 0}, "conventions must be a mapping"),
+    ],
+)
+def test_a_wrongly_typed_declaration_is_refused(spec: dict[str, object], detail: str) -> None:
+    """A record's vocab declaration of the wrong type is malformed_input, not read as no declaration."""
+    with pytest.raises(AdapterError) as info:
+        vocabulary_for({"vocab": spec})
+    assert info.value.reason == "malformed_input"
+    assert detail in info.value.detail
+    assert not info.value.detail.startswith("malformed_input")  # the reason is said once
+
+
+@pytest.mark.parametrize("spec", [{"count_nouns": {}}, {"count_nouns": []}, {"conventions": {}}])
+def test_an_empty_declaration_declares_nothing(spec: dict[str, object]) -> None:
+    """An empty count_nouns or conventions is the vocabulary it was given."""
+    base = default_vocabulary()
+    assert vocabulary_for({"vocab": spec}, base) is base
+
+
+def test_vocabulary_for_refuses_a_base_that_is_no_vocabulary() -> None:
+    """A base that is no UnitVocabulary is malformed_input (it had raised AttributeError)."""
+    with pytest.raises(AdapterError, match="base must be a UnitVocabulary, found int"):
+        vocabulary_for({}, base=5)  # type: ignore[arg-type]
