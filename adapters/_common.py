@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from adapters.errors import MathGraphError
+from units import UnitVocabulary, default_vocabulary
 from units.errors import UnitRefusal, clip
 from units.exact import format_exact, is_text, parse_exact, text_kind
 from verifier.jsonread import json_object
@@ -76,6 +77,19 @@ def record_id(value: object, path: str) -> str | int | None:
     if _UNPRINTABLE.search(value):
         raise MathGraphError("malformed_input", "an id holds a control character or a lone surrogate", path)
     return value
+
+
+def given_vocabulary(vocab: object, name: str = "vocab") -> UnitVocabulary:
+    """The vocabulary an adapter was given, or :func:`units.default_vocabulary` for ``None``.
+
+    Raises:
+        MathGraphError: ``malformed_input`` for anything that is no :class:`~units.UnitVocabulary`.
+    """
+    if vocab is None:
+        return default_vocabulary()
+    if not isinstance(vocab, UnitVocabulary):
+        raise MathGraphError("malformed_input", f"{name} must be a UnitVocabulary, found {type(vocab).__name__}", name)
+    return vocab
 
 
 def slug(text: str) -> str:

@@ -39,6 +39,7 @@ from adapters._common import (
     bound_symbol,
     exact,
     fields,
+    given_vocabulary,
     json_number,
     name,
     record_id,
@@ -46,7 +47,7 @@ from adapters._common import (
     span,
 )
 from adapters.errors import MathGraphError
-from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
@@ -1255,9 +1256,7 @@ def bind_math_problem_graph(graph: object, vocab: UnitVocabulary | None = None) 
         raise MathGraphError(
             "not_a_math_problem_graph", f"expected a MathProblemGraph, found {type(graph).__name__}", "graph"
         )
-    voc = vocab if vocab is not None else default_vocabulary()
-    if not isinstance(voc, UnitVocabulary):
-        raise MathGraphError("malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab")
+    voc = given_vocabulary(vocab)
     try:
         return _Binder(graph, voc).bind()
     except BindingGraphError as exc:

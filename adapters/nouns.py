@@ -13,9 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from adapters._common import given_vocabulary
 from adapters.errors import MathGraphError
 from adapters.math_graph import MathProblemGraph, graph_from_dict, unit_surfaces
-from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT
 from units.errors import clip
 from units.nouns import noun_forms
@@ -46,9 +47,9 @@ def count_nouns_of(graph: object, vocab: UnitVocabulary | None = None) -> tuple[
 
     Raises:
         MathGraphError: as :func:`~adapters.graph_from_dict` for a bad dict;
-            ``malformed_input`` for anything else.
+            ``malformed_input`` for anything else, or a ``vocab`` that is no vocabulary.
     """
-    voc = vocab if vocab is not None else default_vocabulary()
+    voc = given_vocabulary(vocab)
     return voc.declarable_nouns(surface for _, surface in unit_surfaces(_graph(graph)))
 
 
@@ -76,7 +77,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
             mean" (path: where the graph writes it); ``malformed_input`` as
             :func:`count_nouns_of`.
     """
-    voc = vocab if vocab is not None else default_vocabulary()
+    voc = given_vocabulary(vocab)
     problem = _graph(graph)
     written = unit_surfaces(problem)
     try:

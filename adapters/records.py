@@ -27,13 +27,13 @@ if TYPE_CHECKING:
 else:
     from verifier.lazy import sympy
 
-from adapters._common import fields, name, record_id, span, upstream_roles, with_roles
+from adapters._common import fields, given_vocabulary, name, record_id, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import bind_math_problem_graph, graph_from_dict
 from adapters.nouns import auto_count_nouns
 from adapters.relational import bind_relations
-from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRefusal, UnitVocabulary
 from units.errors import clip
 from units.exact import is_text, loads_exact, type_kind
 from verifier import BindingGraph, BoundEquation, SymbolBinding
@@ -158,9 +158,7 @@ def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVo
         MathGraphError: the declarations' own refusals, as ``malformed_input``; also
             ``malformed_input`` for a ``base`` that is no :class:`~units.UnitVocabulary`.
     """
-    if base is not None and not isinstance(base, UnitVocabulary):
-        raise MathGraphError("malformed_input", f"base must be a UnitVocabulary, found {type(base).__name__}", "vocab")
-    vocab = base if base is not None else default_vocabulary()
+    vocab = given_vocabulary(base, "base")
     spec = record.get("vocab") if isinstance(record, dict) else None
     if spec is None:
         return vocab

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 else:
     from verifier.lazy import sympy
 
-from adapters._common import bound_equation, bound_symbol, exact, fields, name, slug, span
+from adapters._common import bound_equation, bound_symbol, exact, fields, given_vocabulary, name, slug, span
 from adapters.errors import MathGraphError
 from units import UnitVocabulary, default_vocabulary
 from units.errors import clip
@@ -112,10 +112,7 @@ def _check_arguments(relations: object, query: object, units: object, vocab: obj
         raise MathGraphError(
             "malformed_input", f"units must be a mapping entity -> unit, found {type(units).__name__}", "units"
         )
-    if vocab is not None and not isinstance(vocab, UnitVocabulary):
-        raise MathGraphError(
-            "malformed_input", f"vocab must be a UnitVocabulary, found {type(vocab).__name__}", "vocab"
-        )
+    given_vocabulary(vocab)
     return relations, q_entity, q_unit
 
 

@@ -238,10 +238,12 @@ def loads_exact(text: str) -> object:
     :func:`parse_exact` to read or refuse.  ``NaN``/``Infinity`` are refused.
 
     Raises:
-        UnitRefusal: ``malformed_input`` for invalid JSON, NaN/Infinity, or an object that
+        UnitRefusal: ``malformed_input`` for a value that is no ``str`` (or bytes), invalid JSON, NaN/Infinity, or an object that
             repeats a key (``{"unit": "feet", "unit": "inches"}``: no last-one-wins, SPEC §8);
             ``input_too_large`` for over-long integers.
     """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise UnitRefusal("malformed_input", f"JSON text is a str, found {type(text).__name__}", type(text).__name__)
     try:
         return json.loads(
             text,

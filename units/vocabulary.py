@@ -173,6 +173,21 @@ def _noun_specs(nouns: Mapping[str, str] | Iterable[str]) -> Mapping[Any, object
     return specs
 
 
+def _surface_strings(surfaces: object, name: str) -> list[str]:
+    """The strings of a collection of unit surfaces (other items left out), for :meth:`UnitVocabulary.with_auto_count_nouns`.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for one string or bytes, or anything not iterable.
+    """
+    if isinstance(surfaces, (str, bytes)) or not isinstance(surfaces, Iterable):
+        raise UnitRefusal(
+            "malformed_input",
+            f"{name} must be a collection of unit surfaces (not one string)",
+            type(surfaces).__name__,
+        )
+    return [s for s in surfaces if isinstance(s, str)]
+
+
 def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
     """Surfaces as a reader wrote them, each with its lemma (:func:`units.nouns.noun_lemmas`).
 
@@ -652,11 +667,17 @@ class UnitVocabulary:
         Returns:
             The derived vocabulary (``self`` when nothing needs declaring).
 
+        Items that are not strings are left out of both, as :meth:`declarable_nouns` leaves
+        them (binding reports a malformed unit).
+
         Raises:
-            UnitRefusal: ``unknown_unit`` naming the first near miss, with "did you mean"
-                (and how many more there are); as :meth:`with_count_nouns` otherwise.
+            UnitRefusal: ``malformed_input`` when ``surfaces`` or ``context`` is one string
+                or no collection (a string would be read letter by letter); ``unknown_unit``
+                naming the first near miss, with "did you mean" (and how many more there
+                are); as :meth:`with_count_nouns` otherwise.
         """
-        given = [s for s in surfaces if isinstance(s, str)]
+        given = _surface_strings(surfaces, "surfaces")
+        context = _surface_strings(context, "context")
         nouns = self.declarable_nouns(given)
         if not nouns:
             return self

@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adapters import MathGraphError, auto_count_nouns, bind_math_problem_graph, count_nouns_of, graph_from_dict
+from adapters import (
+    MathGraphError,
+    auto_count_nouns,
+    bind_math_problem_graph,
+    count_nouns_of,
+    graph_from_dict,
+    read_json,
+)
 from units import UnitRefusal, default_vocabulary
 from units.nouns import near_misses, noun_lemmas, one_edit_apart, singular_candidates
 from verifier import Answer, verify
@@ -305,3 +312,48 @@ def test_a_noun_written_twice_or_asked_for_is_kept() -> None:
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
     assert isinstance(answer, Answer)
     assert answer.value == 5
+
+
+@pytest.mark.parametrize(
+    ("args", "context", "detail"),
+    [
+        ("q", (), "surfaces must be a collection"),  # one string had been read letter by letter: 'q' declared
+        ("banana", (), "surfaces must be a collection"),
+        (None, (), "surfaces must be a collection"),  # TypeError before
+        (5, (), "surfaces must be a collection"),
+        (["apples"], 5, "context must be a collection"),
+        (["apples"], "apples", "context must be a collection"),
+    ],
+)
+def test_auto_declaring_refuses_what_is_no_collection_of_surfaces(args: object, context: object, detail: str) -> None:
+    """with_auto_count_nouns refuses one string or a non-collection as malformed_input, naming the argument."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_auto_count_nouns(args, context=context)  # type: ignore[arg-type]
+    assert info.value.reason == "malformed_input"
+    assert detail in info.value.detail
+
+
+def test_auto_declaring_leaves_out_items_that_are_no_strings() -> None:
+    """Items that are no strings are left out of the surfaces and the context, as declarable_nouns leaves them."""
+    vocab = default_vocabulary().with_auto_count_nouns([1, None, "apples"], context=[None, ["x"], "apples"])  # type: ignore[list-item]
+    assert vocab.count_nouns == (("apples", "apple"),)
+
+
+@pytest.mark.parametrize("call", [auto_count_nouns, count_nouns_of])
+def test_the_noun_helpers_refuse_a_vocab_that_is_no_vocabulary(call: object) -> None:
+    """auto_count_nouns and count_nouns_of refuse vocab=5 as malformed_input (they had raised AttributeError)."""
+    graph = {
+        "entities": ["Sam"],
+        "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 1}}],
+        "operations": [],
+        "unknown": {"entity": "Sam", "unit": "apples"},
+    }
+    with pytest.raises(MathGraphError, match="vocab must be a UnitVocabulary, found int"):
+        call(graph, 5)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("text", [None, 5, ["{}"]])
+def test_read_json_refuses_what_is_no_text(text: object) -> None:
+    """read_json of something that is no JSON text is malformed_input (None had raised TypeError)."""
+    with pytest.raises(UnitRefusal, match="JSON text is a str"):
+        read_json(text)  # type: ignore[arg-type]
