@@ -204,7 +204,7 @@ def _parse_relation(rel: object, path: str, order: dict[str, None]) -> _Relation
 
 
 def _sum_parts(parts: object, entity: str, path: str) -> tuple[str, ...]:
-    """The entities a ``sum_of`` adds: a non-empty list of names, ``entity`` not among them.
+    """The entities a ``sum_of`` adds: a non-empty list of names, each once, ``entity`` not among them.
 
     Raises:
         MathGraphError: ``malformed_input`` naming the part.
@@ -214,6 +214,11 @@ def _sum_parts(parts: object, entity: str, path: str) -> tuple[str, ...]:
     names = tuple(name(p, f"{path}.parts[{j}]") for j, p in enumerate(parts))
     if entity in names:
         raise MathGraphError("malformed_input", "a sum cannot include itself", f"{path}.parts")
+    twice = next((j for j, part in enumerate(names) if part in names[:j]), None)
+    if twice is not None:  # had been refused only at verification, as a sum of the wrong shape (2*x)
+        raise MathGraphError(
+            "malformed_input", f"{names[twice]!r} is listed twice: a sum adds each part once", f"{path}.parts[{twice}]"
+        )
     return names
 
 

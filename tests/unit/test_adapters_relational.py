@@ -444,3 +444,17 @@ def test_bind_relations_raises_only_its_own_error(relations: list[dict[str, obje
     with pytest.raises(MathGraphError) as info:
         bind_relations(relations, {"entity": entity, "unit": "feet"})
     assert info.value.reason == reason
+
+
+def test_a_sum_lists_each_part_once() -> None:
+    """A sum_of listing a part twice is malformed_input naming the repeat (it had been refused at verify, as 2*x)."""
+    with pytest.raises(MathGraphError) as info:
+        bind_relations(
+            [
+                {"kind": "fact", "entity": "liam", "value": 3},
+                {"kind": "sum_of", "entity": "total", "parts": ["liam", "liam"]},
+            ],
+            {"entity": "total", "unit": "feet"},
+        )
+    assert (info.value.reason, info.value.path) == ("malformed_input", "relations[1].parts[1]")
+    assert "'liam' is listed twice" in info.value.detail
