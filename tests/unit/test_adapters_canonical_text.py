@@ -612,20 +612,26 @@ def test_arithmetic_line_whose_deps_disagree_is_refused(deps: str) -> None:
     assert "deps=" in info.value.detail
 
 
-def test_call_form_rate_of_a_rate_splits_where_its_fact_unit_does() -> None:
-    """``apply_rate(Sam, 15 $/hr/people)`` over a rate in ``$/hr_per_people`` is $/hr per person, not $ per hr/people."""
-    text = "\n".join(
+def _people_text(operand: str, role: str, result_unit: str, call: str, kind: str, *rest: str) -> str:
+    """Sam's 4 people and a 15 in ``$/hr_per_people`` (a rate of a rate) as ``operand``, read by one ``call`` line."""
+    return "\n".join(
         [
             sline("entity_sam", "Sam", "None", "entity"),
             sline("q_sam_people_t0", "Sam", "people"),
-            sline("op_000__rate", "None", "$/hr_per_people", "rate"),
-            sline("op_000_result", "Sam", "$/hr"),
+            sline(operand, "None", "$/hr_per_people", role),
+            sline("op_000_result", "Sam", result_unit),
             "F q_sam_people_t0 = 4 unit=people span=math_problem_graph[0:4]",
-            "F op_000__rate = 15 unit=$/hr_per_people span=math_problem_graph[0:4]",
-            eline("op_000_result", "apply_rate(Sam, 15 $/hr/people)", "apply_rate", "op_000__rate,q_sam_people_t0"),
-            "U op_000_result expected_unit=$/hr state=terminal form=total qspan=math_problem_graph[0:4]",
+            f"F {operand} = 15 unit=$/hr_per_people span=math_problem_graph[0:4]",
+            eline("op_000_result", call, kind, f"{operand},q_sam_people_t0"),
+            *rest,
         ]
     )
+
+
+def test_call_form_rate_of_a_rate_splits_where_its_fact_unit_does() -> None:
+    """``apply_rate(Sam, 15 $/hr/people)`` over a rate in ``$/hr_per_people`` is $/hr per person, not $ per hr/people."""
+    unknown = "U op_000_result expected_unit=$/hr state=terminal form=total qspan=math_problem_graph[0:4]"
+    text = _people_text("op_000__rate", "rate", "$/hr", "apply_rate(Sam, 15 $/hr/people)", "apply_rate", unknown)
     graph, _ = parse_canonical_text(text)
     assert str(graph.equations[0].rhs) == "op_000__rate*q_sam_people_t0"
     (answer,) = verify(graph, default_vocabulary()).answers.values()
@@ -637,18 +643,6 @@ def test_call_form_rate_of_a_rate_splits_where_its_fact_unit_does() -> None:
 
 def test_call_form_operand_in_a_rate_of_a_rate_is_read() -> None:
     """A multiply operand labelled in a rate of a rate is read (its unit's lemma, a_per_b_per_c, had been resolved again and raised)."""
-    text = "\n".join(
-        [
-            sline("entity_sam", "Sam", "None", "entity"),
-            sline("q_sam_people_t0", "Sam", "people"),
-            sline("op_000__multiplicand", "None", "$/hr_per_people", "ratio"),
-            sline("op_000_result", "Sam", "None"),
-            "F q_sam_people_t0 = 4 unit=people span=math_problem_graph[0:4]",
-            "F op_000__multiplicand = 15 unit=$/hr_per_people span=math_problem_graph[0:4]",
-            eline(
-                "op_000_result", "multiply(Sam, 15 $/hr_per_people)", "multiply", "op_000__multiplicand,q_sam_people_t0"
-            ),
-        ]
-    )
+    text = _people_text("op_000__multiplicand", "ratio", "None", "multiply(Sam, 15 $/hr_per_people)", "multiply")
     graph, _ = parse_canonical_text(text)
     assert str(graph.equations[0].rhs) == "op_000__multiplicand*q_sam_people_t0"
