@@ -33,7 +33,7 @@ from adapters._common import exact, record_id
 from adapters.errors import MathGraphError
 from units import UnitRefusal
 from units.errors import clip
-from units.exact import format_exact, is_text, loads_exact, type_kind
+from units.exact import format_exact, is_text, loads_exact, text_kind, type_kind
 from verifier.categories import CATEGORIES
 from verifier.reasons import REFUSAL_REASONS
 
@@ -188,9 +188,9 @@ def _gold(record: Mapping[str, object], where: str) -> Gold | None:
 
 
 def _unit(unit: object, where: str) -> str | None:
-    if unit is None or (isinstance(unit, str) and unit):
+    if unit is None or (is_text(unit) and unit):
         return unit
-    raise MathGraphError("malformed_input", f"a gold unit is a unit surface, found {clip(unit)}", f"{where}.unit")
+    raise MathGraphError("malformed_input", f"a gold unit is a unit surface, found {text_kind(unit)}", f"{where}.unit")
 
 
 def to_record(

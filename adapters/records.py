@@ -151,8 +151,9 @@ def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVo
 
     A record may carry ``{"vocab": {"count_nouns": {...}, "conventions": {...}}}``.
 
-    An empty ``count_nouns`` (``{}`` or ``[]``) or ``conventions`` (``{}``) declares nothing;
-    any other value is declared, so a wrongly typed one (``0``, ``false``, ``""``) is refused.
+    An empty ``count_nouns`` (``{}``, ``[]`` or ``null``) or ``conventions`` (``{}`` or
+    ``null``) declares nothing; any other value is declared, so a wrongly typed one (``0``,
+    ``false``, ``""``) is refused.
 
     Raises:
         MathGraphError: the declarations' own refusals, as ``malformed_input``; also
@@ -165,9 +166,9 @@ def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVo
     obj = fields(spec, "vocab", set(), {"count_nouns", "conventions"})
     nouns, conventions = obj.get("count_nouns"), obj.get("conventions")
     try:
-        if "count_nouns" in obj and nouns not in ({}, []):
+        if nouns is not None and nouns not in ({}, []):
             vocab = vocab.with_count_nouns(nouns)  # type: ignore[arg-type]  # refused unless a mapping or list
-        if "conventions" in obj and conventions != {}:
+        if conventions is not None and conventions != {}:
             vocab = vocab.with_conventions(conventions)  # type: ignore[arg-type]  # refused unless a mapping
     except UnitRefusal as exc:
         raise MathGraphError(exc.reason, exc.explain(), "vocab") from None

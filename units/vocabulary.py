@@ -161,9 +161,10 @@ def _noun_specs(nouns: Mapping[str, str] | Iterable[str]) -> Mapping[Any, object
             :data:`_MAX_COUNT_NOUNS`.
     """
     if isinstance(nouns, (str, bytes)) or not isinstance(nouns, (Mapping, Iterable)):
+        one = " (not one string)" if isinstance(nouns, (str, bytes)) else ""
         raise UnitRefusal(
             "malformed_input",
-            "count nouns must be a mapping surface -> lemma or a collection of surfaces (not one string)",
+            f"count nouns must be a mapping surface -> lemma or a collection of surfaces{one}",
             type(nouns).__name__,
         )
     # a mapping's keys and values are whatever the caller passed: each is checked where it is read

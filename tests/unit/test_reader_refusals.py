@@ -37,6 +37,7 @@ def _first(source: object) -> Record | BadRecord:
         ({"id": "a", "input": GRAPH, "expect": {"refusal": "because"}}, "is not a refusal name", "expect.refusal"),
         ({"id": "a", "input": GRAPH, "expect": {"category": "nope"}}, "is not a category name", "expect.category"),
         ({"id": "a", "input": GRAPH, "expect": {"answer": 5, "unit": ""}}, "a gold unit is a unit surface", "unit"),
+        ({"id": "a", "input": GRAPH, "expect": {"answer": 5, "unit": 2.5}}, "found the JSON number 2.5", "unit"),
         # a misspelled unit key had been dropped, leaving a gold with no unit
         (
             {"id": "a", "input": GRAPH, "expect": {"answer": 5, "unti": "feet"}},
@@ -138,7 +139,6 @@ def test_crosscheck_file_refuses_what_is_no_file_and_a_live_reference_on_canonic
         ({"count_nouns": 0}, "count nouns must be a mapping"),  # these had declared nothing, silently
         ({"count_nouns": False}, "count nouns must be a mapping"),
         ({"count_nouns": ""}, "count nouns must be a mapping"),
-        ({"count_nouns": None}, "count nouns must be a mapping"),
         ({"conventions": []}, "conventions must be a mapping"),
         ({"conventions": 0}, "conventions must be a mapping"),
     ],
@@ -152,9 +152,12 @@ def test_a_wrongly_typed_declaration_is_refused(spec: dict[str, object], detail:
     assert not info.value.detail.startswith("malformed_input")  # the reason is said once
 
 
-@pytest.mark.parametrize("spec", [{"count_nouns": {}}, {"count_nouns": []}, {"conventions": {}}])
+@pytest.mark.parametrize(
+    "spec",
+    [{"count_nouns": {}}, {"count_nouns": []}, {"count_nouns": None}, {"conventions": {}}, {"conventions": None}],
+)
 def test_an_empty_declaration_declares_nothing(spec: dict[str, object]) -> None:
-    """An empty count_nouns or conventions is the vocabulary it was given."""
+    """An empty or null count_nouns or conventions is the vocabulary it was given (null is absent, as in JSON)."""
     base = default_vocabulary()
     assert vocabulary_for({"vocab": spec}, base) is base
 
