@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from adapters.corpus import BadRecord, Record, read_records
 from evals.scoring import OUTCOMES, CaseResult, score_record
-from units import default_vocabulary
+from units import UnitVocabulary, default_vocabulary
 from units.exact import format_exact
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     import pandas as pd
     from distributed import Client
 
-    from units import UnitVocabulary
     from verifier.values import Policy
 
 ROW_FIELDS: Final[tuple[str, ...]] = (
@@ -334,23 +333,22 @@ def score(
         The :class:`Scoreboard`, identical whichever way the work was spread.
 
     Raises:
-        ValueError: a bad ``count_nouns``, ``policy`` or ``processes``, or both
-            ``processes`` > 1 and a ``scheduler``.
+        ValueError: a bad ``count_nouns``, ``policy`` or ``processes`` (an int from 1 to
+            :data:`MAX_PROCESSES`), a ``vocab`` that is no vocabulary (it had refused every
+            case, an empty board of ``refused_unexpected`` that a ``wrong == 0`` gate passes),
+            or both ``processes`` > 1 and a ``scheduler``.
+        TypeError: ``records`` is no iterable, or ``progress`` is not callable.
+        RuntimeError: ``progress`` did not yield every result, once each, in order (the
+            board would count other cases than were scored).
         MathGraphError: ``records`` is a path that cannot be read.
     """
-    if count_nouns not in ("declared", "auto"):
-        raise ValueError(f"count_nouns must be 'declared' or 'auto', found {count_nouns!r}")
-    if policy not in (None, "count_exact", "integer"):
-        raise ValueError(f"policy must be None, 'count_exact' or 'integer', found {policy!r}")
-    workers: object = processes  # typed int, but an untyped caller may pass anything (a bool is no count)
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"processes must be a positive int, found {processes!r}")
-    if processes > 1 and scheduler is not None:
-        raise ValueError("give processes or a scheduler, not both")
-    if vocab is not None and (processes > 1 or scheduler is not None):
-        _check_rebuildable(vocab)
+    _check_arguments(
+        vocab, count_nouns=count_nouns, policy=policy, processes=processes, scheduler=scheduler, progress=progress
+    )
     if isinstance(records, (str, Path)):
         records = read_records(records, errors="collect")
+    elif not isinstance(records, Iterable):
+        raise TypeError(f"records must be an iterable of records, a path or text, found {type(records).__name__}")
     results: Iterable[CaseResult]
     if scheduler is not None:
         spec = _vocab_spec(vocab)
@@ -364,12 +362,65 @@ def score(
         pool = context.Pool(processes, initializer=_init_worker, initargs=(_vocab_spec(vocab), count_nouns, policy))
         results = _from_pool(pool, records)
     else:
-        voc = vocab or default_vocabulary()
+        voc = vocab if vocab is not None else default_vocabulary()
         results = (_score_any(item, voc, count_nouns, policy) for item in records)
     board = Scoreboard(keep_rows=keep_rows)
-    for result in progress(results) if progress is not None else results:
+    for result in _through(progress, results) if progress is not None else results:
         board.add(result)
     return board
+
+
+def _check_arguments(
+    vocab: object, *, count_nouns: object, policy: object, processes: object, scheduler: object, progress: object
+) -> None:
+    """:func:`score`'s arguments, checked before any record is read (see its ``Raises``)."""
+    if vocab is not None and not isinstance(vocab, UnitVocabulary):
+        raise ValueError(f"vocab must be a UnitVocabulary or None, found {type(vocab).__name__}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable wrapping the results, found {type(progress).__name__}")
+    if count_nouns not in ("declared", "auto"):
+        raise ValueError(f"count_nouns must be 'declared' or 'auto', found {count_nouns!r}")
+    if policy not in (None, "count_exact", "integer"):
+        raise ValueError(f"policy must be None, 'count_exact' or 'integer', found {policy!r}")
+    if not isinstance(processes, int) or isinstance(processes, bool) or not 1 <= processes <= MAX_PROCESSES:
+        raise ValueError(f"processes must be an int from 1 to {MAX_PROCESSES}, found {processes!r}")
+    if processes > 1 and scheduler is not None:
+        raise ValueError("give processes or a scheduler, not both")
+    if vocab is not None and (processes > 1 or scheduler is not None):
+        _check_rebuildable(vocab)
+
+
+def _through(
+    progress: Callable[[Iterable[CaseResult]], Iterable[CaseResult]], results: Iterable[CaseResult]
+) -> Iterator[CaseResult]:
+    """The results as ``progress`` passes them on, checked to be every result once, in order.
+
+    Raises:
+        RuntimeError: ``progress`` dropped, repeated, reordered or replaced a result.
+    """
+    source = iter(results)
+    handed: list[CaseResult] = []
+
+    def tracked() -> Iterator[CaseResult]:
+        for result in source:
+            handed.append(result)
+            yield result
+
+    passed = 0
+    wrapped = progress(tracked())
+    if not isinstance(wrapped, Iterable):
+        raise TypeError(f"progress must return an iterable of the results, found {type(wrapped).__name__}")
+    for result in wrapped:
+        if passed >= len(handed) or result is not handed[passed]:
+            raise RuntimeError("progress must yield every result once, in order (it repeated or replaced one)")
+        passed += 1
+        yield result
+    if passed != len(handed) or next(source, None) is not None:
+        raise RuntimeError("progress must yield every result once, in order (it stopped early)")
+
+
+MAX_PROCESSES: Final[int] = 256
+"""Most worker processes :func:`score` starts (each is started up front; more is a typo, not a plan)."""
 
 
 def _from_pool(pool: Pool, records: Iterable[Record | BadRecord]) -> Iterator[CaseResult]:
@@ -394,4 +445,4 @@ def write_rows(board: Scoreboard, path: str | Path) -> None:
         handle.writelines(json.dumps(row, sort_keys=True, ensure_ascii=False) + "\n" for row in board.rows())
 
 
-__all__ = ["ROW_FIELDS", "Scoreboard", "score", "write_rows"]
+__all__ = ["MAX_PROCESSES", "ROW_FIELDS", "Scoreboard", "score", "write_rows"]

@@ -160,8 +160,9 @@ def _noun_specs(nouns: Mapping[str, str] | Iterable[str]) -> Mapping[Any, object
             surface that is not a count noun's text; ``input_too_large`` beyond
             :data:`_MAX_COUNT_NOUNS`.
     """
-    if isinstance(nouns, (str, bytes)) or not isinstance(nouns, (Mapping, Iterable)):
-        one = " (not one string)" if isinstance(nouns, (str, bytes)) else ""
+    given: object = nouns  # typed, but an untyped caller may pass anything
+    if isinstance(given, (str, bytes)) or not isinstance(given, (Mapping, Iterable)):
+        one = " (not one string)" if isinstance(given, (str, bytes)) else ""
         raise UnitRefusal(
             "malformed_input",
             f"count nouns must be a mapping surface -> lemma or a collection of surfaces{one}",

@@ -39,9 +39,6 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 PROGRESS_DELAY_S = 1.0
 """A run that has taken longer than this shows a progress bar on stderr (a terminal only)."""
 
-MAX_PROCESSES = 256
-"""Most worker processes ``score --processes`` starts (each is forked up front; more is a typo, not a plan)."""
-
 
 class _Usage(Exception):
     pass
@@ -585,10 +582,12 @@ def _score_usage(args: argparse.Namespace) -> Path | None:
     """Check ``score``'s options and files before any work: the ``--rows`` file to write, if any.
 
     Raises:
-        _Usage: processes outside 1 to :data:`MAX_PROCESSES`, a negative ``--examples``,
+        _Usage: processes outside 1 to :data:`evals.scoreboard.MAX_PROCESSES`, a negative ``--examples``,
             both ``--processes`` and ``--dask``, a ``--rows`` file that cannot be written
             or that is one of the inputs, or an input file that is missing or empty.
     """
+    from evals.scoreboard import MAX_PROCESSES
+
     if not 1 <= args.processes <= MAX_PROCESSES:
         raise _Usage(f"--processes must be from 1 to {MAX_PROCESSES}, found {args.processes}")
     if args.examples < 0:

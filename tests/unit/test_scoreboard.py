@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 from collections.abc import Mapping
 from importlib import resources
@@ -119,6 +120,42 @@ def test_bad_arguments() -> None:
             evals.score([], **kwargs)
     assert evals.score([]).total == 0
     assert isinstance(evals.score([]), Scoreboard)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        # a vocab that is no vocabulary had refused every case: a board of refused_unexpected a wrong == 0 gate passes
+        ({"vocab": "x"}, ValueError, "vocab must be a UnitVocabulary or None, found str"),
+        ({"vocab": {}}, ValueError, "vocab must be a UnitVocabulary or None, found dict"),  # had been the default
+        ({"processes": 10**9}, ValueError, "processes must be an int from 1 to 256"),
+        ({"progress": 5}, TypeError, "progress must be a callable"),
+        ({"progress": lambda _results: None}, TypeError, "progress must return an iterable"),
+    ],
+)
+def test_arguments_are_checked_before_any_record(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    """Score refuses an argument of the wrong type up front, naming it."""
+    with pytest.raises(error, match=message):
+        evals.score(read_records(json.dumps(CORPUS[0])), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("progress", "message"),
+    [
+        (lambda results: itertools.islice(results, 1), "it stopped early"),
+        (lambda results: (r for result in results for r in (result, result)), "it repeated or replaced one"),
+        (lambda results: reversed(list(results)), "it repeated or replaced one"),
+    ],
+)
+def test_a_progress_wrapper_must_pass_every_result_once(progress: object, message: str) -> None:
+    """A progress wrapper that drops, repeats or reorders results is a RuntimeError, not a board of other cases."""
+    records = list(read_records("\n".join(json.dumps(case) for case in CORPUS)))
+    assert len(records) > 1
+    with pytest.raises(RuntimeError, match=message):
+        evals.score(records, progress=progress)  # type: ignore[arg-type]
+    assert evals.score(records, progress=lambda results: results).total == len(records)
 
 
 def test_score_command(tmp_path: Path) -> None:
