@@ -47,7 +47,7 @@ from verifier.categories import CATEGORIES, CATEGORY_INFO, FORMER_NAMES, Categor
 from verifier.display import crosscheck_html
 from verifier.errors import BindingGraphError
 from verifier.lazy import LazyModule
-from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding
+from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding, replace_checked
 from verifier.reasons import REFUSAL_REASONS
 from verifier.roles import roles_of
 
@@ -279,8 +279,10 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
 
     ``theirs`` has the upstream ``check_admissibility`` shape: it is called as
     ``theirs(equation, symbols)``, or ``theirs(equation, symbols=symbols)`` when
-    ``symbols`` is keyword-only (as upstream's is).  It gets a read-only copy of the
-    symbols, so nothing it does can change what ours judges.  Its outcome is
+    ``symbols`` is keyword-only (as upstream's is).  It gets copies: of the equation, and a
+    read-only mapping of copies of the symbols (with their spans), so even a reference that
+    writes through a frozen record (``object.__setattr__``) changes neither the caller's graph
+    nor what ours judges (a review had made ours certify 106 apples for 15 that way).  Its outcome is
 
     * a returned ``str``: a proof string (``"add: [length,length] -> length"``, optionally
       with ``"; factors a=1, b=1/12"``) or a refusal reason; newlines are escaped and it
@@ -303,9 +305,12 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
     keyword = _symbols_keyword_only(theirs)
 
     def call(equation: BoundEquation, symbols: Mapping[str, SymbolBinding]) -> str:
-        copy = MappingProxyType(dict(symbols))
+        mine = replace_checked(equation, source_span=replace_checked(equation.source_span))
+        copy = MappingProxyType(
+            {sid: replace_checked(sym, source_span=replace_checked(sym.source_span)) for sid, sym in symbols.items()}
+        )
         try:
-            result = theirs(equation, symbols=copy) if keyword else theirs(equation, copy)
+            result = theirs(mine, symbols=copy) if keyword else theirs(mine, copy)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 -- any failure of theirs (SystemExit too) is a theirs_crashes pair

@@ -17,9 +17,10 @@ import pytest
 import verifier.cli
 import verifier.kinds
 import verifier.model
-from adapters import MathGraphError
+from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from adapters.records import bind_equation_record
 from units import default_vocabulary
+from verifier import Answer, verify
 from verifier.admissibility import ADDITIVE_KINDS, check_equation
 from verifier.cli import main
 from verifier.crosscheck import (
@@ -29,6 +30,7 @@ from verifier.crosscheck import (
     FUZZ_COUNT_NOUNS,
     as_reference,
     classify,
+    crosscheck,
     crosscheck_file,
     detailed_outcome,
     fuzz,
@@ -393,6 +395,45 @@ def test_a_reference_cannot_change_what_ours_judges() -> None:
     assert symbols["a"].unit == "m"
     report = fuzz(rewrites, max_examples=30, seed=0)
     assert {p.category for p in report.pairs} == {"theirs_crashes"}
+
+
+def test_a_reference_writing_through_frozen_records_changes_nothing_of_ours() -> None:
+    """A reference that rewrites the equation and symbols it gets (object.__setattr__) works on copies.
+
+    A review made ours certify a changed sum this way: the reference rewrote the caller's
+    equation before ours judged it, and the caller's graph kept the change.
+    """
+
+    def rewrites(eq: BoundEquation, symbols: Symbols) -> str:
+        object.__setattr__(eq, "rhs", eq.rhs + 100)
+        object.__setattr__(symbols["b"], "unit", "kg")
+        object.__setattr__(symbols["b"].source_span, "text", "changed")
+        return "add: [length,length] -> length"
+
+    eq, symbols = _record("add", ("a", "m"), ("b", "m"))
+    rhs, span = eq.rhs, symbols["b"].source_span.text
+    assert as_reference(rewrites)(eq, symbols) == "add: [length,length] -> length"
+    assert (eq.rhs, symbols["b"].unit, symbols["b"].source_span.text) == (rhs, "m", span)
+    graph = bind_math_problem_graph(
+        graph_from_dict(
+            {
+                "entities": ["Sam"],
+                "initial_state": [{"entity": "Sam", "quantity": {"unit": "feet", "value": 5}}],
+                "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "feet", "value": 3}}],
+                "unknown": {"entity": "Sam", "unit": "feet"},
+            }
+        )
+    )
+
+    def adds_100(eq: BoundEquation, _symbols: Symbols) -> str:
+        object.__setattr__(eq, "rhs", eq.rhs + 100)
+        return "add: [length] -> length"
+
+    report = crosscheck(graph, adds_100)
+    assert [(p.ours, p.category) for p in report.pairs] == [("add: [length] -> length", "agree")]
+    (answer,) = verify(graph).answers.values()
+    assert isinstance(answer, Answer)
+    assert (answer.value, answer.unit) == (8, "feet")
 
 
 @pytest.mark.parametrize("raised", [SystemExit(0), GeneratorExit(), UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad")])
