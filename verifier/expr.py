@@ -294,7 +294,10 @@ def check_expression(expr: object, *, path: str = "") -> None:
 
     Raises:
         BindingGraphError: ``unsafe_expression`` for any other sympy node or object;
-            ``input_too_large`` for a number over the digit bound or a big exponent.
+            ``input_too_large`` for a number over the digit bound, a big exponent, or a tree
+            nested deeper than :data:`MAX_DEPTH` (as the text grammar bounds it: a deeper
+            expression built in Python would not read back from its own text, and sympy
+            itself recurses on it).
     """
     if (
         isinstance(expr, sympy.Basic) and expr in _CHECKED
@@ -311,9 +314,11 @@ _CHECKED: set[sympy.Basic] = set()
 
 
 def _check_tree(expr: object, path: str) -> None:
-    stack = [expr]
+    stack = [(expr, 0)]
     while stack:
-        node = stack.pop()
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise BindingGraphError("input_too_large", f"expression nested deeper than {MAX_DEPTH}", path)
         if isinstance(node, sympy.Symbol):
             if not is_identifier(node.name):
                 raise BindingGraphError("unsafe_expression", f"symbol name {node.name!r} is not an identifier", path)
@@ -323,12 +328,12 @@ def _check_tree(expr: object, path: str) -> None:
                 raise BindingGraphError("input_too_large", f"a number with more than {MAX_DIGITS} digits", path)
             continue
         if isinstance(node, (sympy.Add, sympy.Mul)):
-            stack.extend(node.args)
+            stack.extend((arg, depth + 1) for arg in node.args)
             continue
         if isinstance(node, sympy.Pow) and isinstance(node.exp, sympy.Integer):
             if abs(int(node.exp)) > MAX_EXPONENT:
                 raise BindingGraphError("input_too_large", f"exponent above {MAX_EXPONENT}", path)
-            stack.append(node.base)
+            stack.append((node.base, depth + 1))
             continue
         raise BindingGraphError("unsafe_expression", f"{type(node).__name__} is not allowed in an equation", path)
 

@@ -402,3 +402,27 @@ def test_a_compound_divisor_is_kept_as_written(text: str) -> None:
     with pytest.raises(EvaluationError) as info:
         evaluate(parse_expression(text), {"a": Fraction(120), "b": Fraction(12)})
     assert info.value.reason == "division_by_zero"
+
+
+def _nested(depth: int) -> sympy.Expr:
+    """``q`` nested ``depth`` levels deep in unevaluated products and sums (as Python code may build it)."""
+    expr: sympy.Expr = sympy.Symbol("q")
+    for level in range(depth):
+        expr = sympy.Add(expr, 1, evaluate=False) if level % 2 else sympy.Mul(expr, 2, evaluate=False)
+    return expr
+
+
+@pytest.mark.parametrize("depth", [33, 200, 5000])
+def test_an_expression_nested_deeper_than_the_grammar_is_refused(depth: int) -> None:
+    """A tree deeper than MAX_DEPTH is input_too_large, as its text would be (depth 200 had raised RecursionError)."""
+    with pytest.raises(BindingGraphError) as info:
+        check_expression(_nested(depth))
+    assert info.value.reason == "input_too_large"
+    assert f"nested deeper than {MAX_DEPTH}" in info.value.detail
+
+
+def test_an_expression_as_deep_as_the_grammar_reads_back() -> None:
+    """A tree MAX_DEPTH deep is admitted, and its printed text parses."""
+    expr = _nested(MAX_DEPTH)
+    check_expression(expr)
+    assert parse_expression(print_expression(expr)).free_symbols == {sympy.Symbol("q")}
