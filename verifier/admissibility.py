@@ -38,7 +38,7 @@ from units.errors import DetailRefusal, RefusalError, clip
 from units.exact import format_exact
 from units.reasons import RefusalReason, is_refusal_reason
 from units.vocabulary import check_commensurable
-from verifier.errors import BindingGraphError
+from verifier.errors import BindingGraphError, given_vocabulary
 from verifier.expr import as_fraction, is_identifier, parse_expression, symbol
 from verifier.jsonread import (
     json_dimension,
@@ -246,9 +246,9 @@ class UnitProof:
 
         Raises:
             BindingGraphError: ``malformed_input`` (or the unit's own reason, such as
-                ``unknown_unit``) naming the field.
+                ``unknown_unit``) naming the field, or for a ``vocab`` that is no vocabulary.
         """
-        voc = vocab if vocab is not None else default_vocabulary()
+        voc = given_vocabulary(vocab)
         keys = {"proof", "operation_kind", "operands", "result_unit", "result_dimension", "declarations", "equation"}
         obj = json_object(data, path, keys, set())
         lhs, sep, rhs_text = json_text(obj["equation"], f"{path}.equation").partition(" = ")
@@ -338,6 +338,7 @@ class Verdict:
                 ``unit_proof`` other than the proof's string, or a status that does not
                 fit the parts given.
         """
+        given_vocabulary(vocab)
         obj = json_object(data, path, {"status", "unit_proof"}, {"proof", "refusal"})
         proof = None if "proof" not in obj else UnitProof.from_json(obj["proof"], vocab=vocab, path=f"{path}.proof")
         refusal = None if "refusal" not in obj else Refusal.from_json(obj["refusal"], path=f"{path}.refusal")

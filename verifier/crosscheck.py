@@ -45,7 +45,7 @@ from units.exact import format_exact, parse_exact
 from verifier.admissibility import ADDITIVE_KINDS, Verdict, check_equation
 from verifier.categories import CATEGORIES, CATEGORY_INFO, FORMER_NAMES, Category
 from verifier.display import crosscheck_html
-from verifier.errors import BindingGraphError
+from verifier.errors import BindingGraphError, given_vocabulary
 from verifier.lazy import LazyModule
 from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding, replace_checked
 from verifier.reasons import REFUSAL_REASONS
@@ -824,7 +824,7 @@ def classify(
     Returns:
         ``(category, detail)``; ``category`` is a key of :data:`CATEGORIES`.
     """
-    voc = vocab if vocab is not None else default_vocabulary()
+    voc = given_vocabulary(vocab)
     return _Classifier(voc).classify(ours, theirs, equation, symbols, their_dependencies)
 
 
@@ -862,9 +862,10 @@ def crosscheck(
     Raises:
         adapters.MathGraphError: canonical text that does not parse.
         BindingGraphError: ``malformed_input`` for a subject that is neither text nor a
-            BindingGraph, a graph without ``theirs``, or outcomes that are not strings.
+            BindingGraph, a graph without ``theirs``, outcomes that are not strings, or a
+            ``vocab`` that is no vocabulary.
     """
-    voc = vocab if vocab is not None else default_vocabulary()
+    voc = given_vocabulary(vocab)
     if isinstance(subject, str):
         graph, recorded = parse_canonical_text(subject)
         outcomes = {k: v.outcome for k, v in recorded.items()}
@@ -947,7 +948,7 @@ def compare_bindings(
         vocab: our vocabulary.
         case_id: a label for every pair.
     """
-    voc = vocab if vocab is not None else default_vocabulary()
+    voc = given_vocabulary(vocab)
     symbols = ours.symbol_map
     if theirs_text is None:
         return _pairs(ours, {eq.lhs_symbol_id: f"crash: {their_error}" for eq in ours.equations}, voc, case_id, None)
@@ -1011,8 +1012,9 @@ def crosscheck_file(
 
     Raises:
         adapters.MathGraphError: a file or record that cannot be read (naming the line).
+        BindingGraphError: ``malformed_input`` for a ``vocab`` that is no vocabulary.
     """
-    voc = vocab if vocab is not None else default_vocabulary()
+    voc = given_vocabulary(vocab)
     file, text = read_corpus_file(path)
     if is_canonical_text(text):
         if against is not None:
@@ -1162,11 +1164,7 @@ def fuzz(
     max_examples = _whole(max_examples, "max_examples", 1, 1_000_000)
     seed = _whole(seed, "seed", 0, 2**32 - 1)
     chosen = _kinds(kinds)
-    voc = vocab if vocab is not None else default_vocabulary().with_count_nouns(FUZZ_COUNT_NOUNS)
-    if not isinstance(voc, UnitVocabulary):
-        raise BindingGraphError(
-            "malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab"
-        )
+    voc = given_vocabulary(vocab) if vocab is not None else default_vocabulary().with_count_nouns(FUZZ_COUNT_NOUNS)
     return _fuzzing.run(call, vocab=voc, max_examples=max_examples, kinds=chosen, seed=seed, shrink=bool(shrink))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from units import UnitVocabulary, default_vocabulary
 from units.errors import RefusalError
 from units.reasons import RefusalReason
 
@@ -44,7 +45,24 @@ class BindingGraphError(TypedRefusalError):
     """
 
 
+def given_vocabulary(vocab: object) -> UnitVocabulary:
+    """The vocabulary a verifier entry point was given, or :func:`units.default_vocabulary` for ``None``.
+
+    Raises:
+        BindingGraphError: ``malformed_input`` at ``vocab`` for anything that is no
+            :class:`~units.UnitVocabulary` (a string had raised ``AttributeError`` deep inside).
+    """
+    if vocab is None:
+        return default_vocabulary()
+    if not isinstance(vocab, UnitVocabulary):
+        raise BindingGraphError(
+            "malformed_input", f"vocab must be a UnitVocabulary, found {type(vocab).__name__}", "vocab"
+        )
+    return vocab
+
+
 __all__ = [
     "BindingGraphError",
     "TypedRefusalError",
+    "given_vocabulary",
 ]

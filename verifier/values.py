@@ -26,12 +26,12 @@ else:
 
     display = LazyModule("verifier.display")  # the notebook views load when a notebook first shows a result
 
-from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.errors import clip
 from units.exact import format_exact
 from verifier.admissibility import Refusal, Verdict, graph_verdicts
 from verifier.answer import Reading, certify, read_unknown
-from verifier.errors import BindingGraphError
+from verifier.errors import BindingGraphError, given_vocabulary
 from verifier.expr import as_fraction, evaluate, parse_expression, rational
 from verifier.holdings import Holdings
 from verifier.jsonread import (
@@ -255,21 +255,34 @@ def replay(trace: tuple[TraceStep, ...]) -> dict[str, Fraction]:
         The recomputed values by target.
 
     Raises:
-        ReplayError: when a step's recomputed value differs from the recorded one, or a
-            ``solve`` step's values do not satisfy its recorded equations.
+        ReplayError: when a step's recomputed value differs from the recorded one, a
+            ``solve`` step's values do not satisfy its recorded equations, or a step cannot
+            be recomputed (it reads a value no earlier step computed, or its formula does not
+            read or has no exact value): the message names the step.
     """
     values: dict[str, Fraction] = {}
-    for step in trace:
-        if step.action == "refuse":
-            continue
-        if step.action == "fact":
-            values[step.target] = _parse(step.value)
-            continue
-        if step.action == "solve":
-            _replay_solve(step, values)
-            continue
-        values[step.target] = _replay_step(step, values)
+    for index, step in enumerate(trace):
+        try:
+            _replay_one(step, values)
+        except KeyError as exc:  # a doctored trace: an input no earlier step computed
+            raise ReplayError(
+                f"step {index} ({step.target}): reads {clip(exc.args[0])}, which no earlier step computes"
+            ) from None
+        except (BindingGraphError, ArithmeticError, ValueError) as exc:  # a formula or number that does not read
+            raise ReplayError(f"step {index} ({step.target}): {exc}") from None
     return values
+
+
+def _replay_one(step: TraceStep, values: dict[str, Fraction]) -> None:
+    """Recompute one step into ``values`` (see :func:`replay`)."""
+    if step.action == "refuse":
+        return
+    if step.action == "fact":
+        values[step.target] = _parse(step.value)
+    elif step.action == "solve":
+        _replay_solve(step, values)
+    else:
+        values[step.target] = _replay_step(step, values)
 
 
 def _replay_solve(step: TraceStep, values: dict[str, Fraction]) -> None:
@@ -417,8 +430,10 @@ class GraphReport:
 
         Raises:
             BindingGraphError: ``malformed_input`` naming the field (a policy outside
-                :data:`POLICIES`, an answer that is neither ``{"answer"}`` nor ``{"refusal"}``).
+                :data:`POLICIES`, an answer that is neither ``{"answer"}`` nor ``{"refusal"}``),
+                or a ``vocab`` that is no vocabulary.
         """
+        given_vocabulary(vocab)
         obj = json_object(data, "report", {"policy", "verdicts", "values", "refusals", "answers", "trace"}, set())
         policy = json_text(obj["policy"], "report.policy")
         if not is_policy(policy):
@@ -494,11 +509,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
         raise BindingGraphError(
             "malformed_input", f"policy must be one of {sorted(POLICIES)}, found {clip(policy)}", "policy"
         )
-    voc = vocab if vocab is not None else default_vocabulary()
-    if not isinstance(voc, UnitVocabulary):
-        raise BindingGraphError(
-            "malformed_input", f"vocab must be a UnitVocabulary, found {type(voc).__name__}", "vocab"
-        )
+    voc = given_vocabulary(vocab)
     symbols = graph.symbols_by_id
     declared, problems = _units_stage(graph, voc)
     verdicts = graph_verdicts(graph, voc)

@@ -63,7 +63,7 @@ def test_relational_parts_are_text() -> None:
     )
     assert isinstance(data, dict)
     with pytest.raises(MathGraphError, match=r"relations\[0\]\.parts\[0\]: expected a non-empty trimmed string"):
-        bind_relations(data["relations"], data["query"])  # type: ignore[arg-type]
+        bind_relations(data["relations"], data["query"])
 
 
 def test_a_binding_graph_text_field_is_text() -> None:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import pytest
 import sympy
@@ -29,6 +32,7 @@ from verifier import (
     SymbolBinding,
     verify,
 )
+from verifier.crosscheck import classify, crosscheck, crosscheck_file
 from verifier.model import QuestionForm, SemanticRole
 from verifier.solve import MAX_VALUE_BITS
 from verifier.values import Policy, ReplayError
@@ -1161,6 +1165,22 @@ def test_replay_detects_a_tampered_trace(nouns: UnitVocabulary) -> None:
         dataclasses.replace(report, trace=steps).replay()
 
 
+def test_replay_of_a_doctored_trace_names_the_step(nouns: UnitVocabulary) -> None:
+    """A step reading a value no earlier step computed, or a formula that does not read, is a ReplayError naming it.
+
+    Both had raised raw errors (KeyError, BindingGraphError) out of replay().
+    """
+    report = _reports(nouns)[0]
+    index, step = next((i, s) for i, s in enumerate(report.trace) if s.action not in ("fact", "refuse", "solve"))
+    reads_nothing = dataclasses.replace(step, inputs=(("zzz", "6"),))
+    doctored = tuple(reads_nothing if s is step else s for s in report.trace)
+    with pytest.raises(ReplayError, match=rf"step {index} \({step.target}\): reads 'zzz', which no earlier step"):
+        dataclasses.replace(report, trace=doctored).replay()
+    garbled = tuple(dataclasses.replace(s, formula="* *") if s is step else s for s in report.trace)
+    with pytest.raises(ReplayError, match=rf"step {index} \({step.target}\): "):
+        dataclasses.replace(report, trace=garbled).replay()
+
+
 def test_report_repr_is_readable(nouns: UnitVocabulary) -> None:
     """The repr counts equations and values and lists each answer or refusal reason."""
     ok, _, _, poisoned, _ = _reports(nouns)
@@ -1287,3 +1307,20 @@ def test_negative_physical_holdings_are_refused_money_is_not() -> None:
     debt = answer(("Sam", 5, "dollars"), ("dollars", 8), "dollars")
     assert isinstance(debt, Answer)
     assert debt.value == -3
+
+
+@pytest.mark.parametrize("call", ["from_json", "crosscheck", "crosscheck_file", "classify"])
+def test_a_vocab_that_is_no_vocabulary_is_refused(call: str, nouns: UnitVocabulary, tmp_path: Path) -> None:
+    """Every verifier entry point taking vocab refuses a string as malformed_input (they had raised AttributeError)."""
+    report = _reports(nouns)[0]
+    graph_file = tmp_path / "g.txt"
+    graph_file.write_text("S entity_sam Sam entity entity=Sam unit=None span=s[0:3] by=t\n", encoding="utf-8")
+    bad: Any = "x"  # what an untyped caller may pass
+    calls: dict[str, Callable[[], object]] = {
+        "from_json": lambda: GraphReport.from_json(report.to_json(), vocab=bad),
+        "crosscheck": lambda: crosscheck("S entity_sam Sam entity entity=Sam unit=None span=s[0:3] by=t", vocab=bad),
+        "crosscheck_file": lambda: crosscheck_file(graph_file, vocab=bad),
+        "classify": lambda: classify(bad, "x", bad, {}, vocab=bad),
+    }
+    with pytest.raises(BindingGraphError, match="vocab must be a UnitVocabulary, found str"):
+        calls[call]()
