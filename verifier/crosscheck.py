@@ -343,10 +343,21 @@ def _outcome_text(result: object) -> str:
         if not isinstance(text, str):
             return f"crash: returned {type(result).__name__}"
         result = text
-    plain = str.__str__(result).replace("\r", "\\r").replace("\n", "\\n")  # a str subclass becomes a str
+    plain = _CONTROL.sub(
+        _escaped, str.__str__(result)
+    )  # a str subclass becomes a str; one line, nothing a terminal runs
     if plain.strip() in _RESERVED_OUTCOMES:
         return f"crash: returned {plain!r}, which is no outcome"
     return plain if len(plain) <= REFERENCE_OUTCOME_CHARS else f"{plain[: REFERENCE_OUTCOME_CHARS - 3]}..."
+
+
+_CONTROL: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""What a reference's outcome may not print raw: control characters (a NUL, a terminal escape) and lone surrogates."""
+
+
+def _escaped(match: re.Match[str]) -> str:
+    """One character of :data:`_CONTROL` as Python writes its escape (a newline as two characters, a NUL as four)."""
+    return match.group().encode("unicode_escape").decode("ascii")
 
 
 def _first_line(exc: BaseException, limit: int = 200) -> str:

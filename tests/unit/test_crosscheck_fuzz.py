@@ -454,8 +454,9 @@ def test_base_exceptions_and_reasons_outside_the_vocabulary_are_crashes(raised: 
         ("<absent>", "crash: returned '<absent>', which is no outcome"),
         ("add: [a]\n-> b", "add: [a]\\n-> b"),
         ("x" * 5000, "x" * 1997 + "..."),
+        ("add\x00: \x1b[31m[a]", "add\\x00: \\x1b[31m[a]"),  # a NUL and a terminal escape had been printed raw
     ],
-    ids=["empty", "reserved", "newline", "long"],
+    ids=["empty", "reserved", "newline", "long", "control"],
 )
 def test_returned_strings_are_one_clipped_line(returned: str, expected: str) -> None:
     """A returned string that is empty or reserved is a crash; one with newlines is escaped; a long one is clipped."""
