@@ -9,6 +9,7 @@ whichever way the work was spread: results are gathered in input order.
 
 from __future__ import annotations
 
+import collections
 import html
 import itertools
 import json
@@ -102,8 +103,8 @@ class Scoreboard:
 
     @property
     def ok(self) -> bool:
-        """No ``wrong`` and no ``error`` (what a gate checks)."""
-        return self.counts.get("wrong", 0) == 0 and self.counts.get("error", 0) == 0
+        """At least one case, and no ``wrong`` and no ``error`` (what a gate checks: an empty board passes none)."""
+        return self.total > 0 and self.counts.get("wrong", 0) == 0 and self.counts.get("error", 0) == 0
 
     def rows(self) -> list[dict[str, object]]:
         """One dict per case, in input order (empty when ``keep_rows=False``)."""
@@ -395,28 +396,31 @@ def _through(
 ) -> Iterator[CaseResult]:
     """The results as ``progress`` passes them on, checked to be every result once, in order.
 
+    Only the results ``progress`` holds back at a time are kept (a bar holds none).
+
     Raises:
-        RuntimeError: ``progress`` dropped, repeated, reordered or replaced a result.
+        RuntimeError: ``progress`` dropped, repeated, reordered or replaced a result, or ended
+            before the results did (also by swallowing an error raised while they were read).
     """
-    source = iter(results)
-    handed: list[CaseResult] = []
+    pending: collections.deque[CaseResult] = collections.deque()
+    finished = False
 
     def tracked() -> Iterator[CaseResult]:
-        for result in source:
-            handed.append(result)
+        nonlocal finished
+        for result in results:
+            pending.append(result)
             yield result
+        finished = True
 
-    passed = 0
     wrapped = progress(tracked())
     if not isinstance(wrapped, Iterable):
         raise TypeError(f"progress must return an iterable of the results, found {type(wrapped).__name__}")
     for result in wrapped:
-        if passed >= len(handed) or result is not handed[passed]:
+        if not pending or result is not pending.popleft():
             raise RuntimeError("progress must yield every result once, in order (it repeated or replaced one)")
-        passed += 1
         yield result
-    if passed != len(handed) or next(source, None) is not None:
-        raise RuntimeError("progress must yield every result once, in order (it stopped early)")
+    if pending or not finished:
+        raise RuntimeError("progress must yield every result once, in order (it stopped before the results did)")
 
 
 MAX_PROCESSES: Final[int] = 256

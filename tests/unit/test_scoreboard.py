@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ import pytest
 import evals
 from adapters.corpus import RecordsError, read_records
 from evals.scoreboard import ROW_FIELDS, Scoreboard
+from evals.scoring import CaseResult
 from units import UnitVocabulary, default_vocabulary
 from units.lexicon import CONVERSIONS_FILE, LEXICON_FILE
 from verifier.cli import main
@@ -144,7 +145,7 @@ def test_arguments_are_checked_before_any_record(
 @pytest.mark.parametrize(
     ("progress", "message"),
     [
-        (lambda results: itertools.islice(results, 1), "it stopped early"),
+        (lambda results: itertools.islice(results, 1), "it stopped before the results did"),
         (lambda results: (r for result in results for r in (result, result)), "it repeated or replaced one"),
         (lambda results: reversed(list(results)), "it repeated or replaced one"),
     ],
@@ -156,6 +157,27 @@ def test_a_progress_wrapper_must_pass_every_result_once(progress: object, messag
     with pytest.raises(RuntimeError, match=message):
         evals.score(records, progress=progress)  # type: ignore[arg-type]
     assert evals.score(records, progress=lambda results: results).total == len(records)
+
+
+def _swallows(results: Iterable[CaseResult]) -> Iterator[CaseResult]:
+    """A progress wrapper that ends quietly when reading the results raises."""
+    try:
+        yield from results
+    except Exception:  # noqa: BLE001 -- the misbehaviour under test
+        return
+
+
+def test_a_progress_wrapper_that_swallows_an_error_is_caught() -> None:
+    """A wrapper that swallows the corpus's own error leaves a partial board: a RuntimeError, not ok=True."""
+    lines = [json.dumps(CORPUS[0]), "not json"]
+    with pytest.raises(RuntimeError, match="it stopped before the results did"):
+        evals.score(read_records("\n".join(lines) + "\n"), progress=_swallows)
+
+
+def test_an_empty_board_passes_no_gate() -> None:
+    """A board of no case is not ok (an empty corpus passes no gate); one correct case is."""
+    assert not evals.score([]).ok
+    assert evals.score(read_records(json.dumps(CORPUS[0]))).ok
 
 
 def test_score_command(tmp_path: Path) -> None:
