@@ -35,6 +35,14 @@ from verifier.errors import BindingGraphError
 
 MAX_EXPR_CHARS: Final[int] = 4096
 MAX_DEPTH: Final[int] = 32
+"""Deepest nesting of parentheses (and unary signs) the text grammar reads."""
+MAX_TREE_DEPTH: Final[int] = 3 * MAX_DEPTH + 4
+"""Deepest expression tree :func:`check_expression` admits (100).
+
+A level of the grammar's nesting comes to at most three tree levels (a sum, a product, a
+power), so every text the grammar reads fits; sympy's own recursion fails from about 300
+levels (a chain of sums 300 deep raised ``RecursionError`` when its equation was built).
+"""
 MAX_EXPONENT: Final[int] = 3
 _MAX_EXPONENT_DIGITS: Final[int] = 2  # refuse a long digit run before int() reads it
 _PAIR: Final[int] = 2  # a product of exactly two factors (a coefficient and a term)
@@ -295,9 +303,8 @@ def check_expression(expr: object, *, path: str = "") -> None:
     Raises:
         BindingGraphError: ``unsafe_expression`` for any other sympy node or object;
             ``input_too_large`` for a number over the digit bound, a big exponent, or a tree
-            nested deeper than :data:`MAX_DEPTH` (as the text grammar bounds it: a deeper
-            expression built in Python would not read back from its own text, and sympy
-            itself recurses on it).
+            nested deeper than :data:`MAX_TREE_DEPTH` (sympy recurses on it; every tree the
+            text grammar reads is shallower).
     """
     if (
         isinstance(expr, sympy.Basic) and expr in _CHECKED
@@ -317,8 +324,10 @@ def _check_tree(expr: object, path: str) -> None:
     stack = [(expr, 0)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise BindingGraphError("input_too_large", f"expression nested deeper than {MAX_DEPTH}", path)
+        if depth > MAX_TREE_DEPTH:
+            raise BindingGraphError(
+                "input_too_large", f"expression tree nested deeper than {MAX_TREE_DEPTH} levels", path
+            )
         if isinstance(node, sympy.Symbol):
             if not is_identifier(node.name):
                 raise BindingGraphError("unsafe_expression", f"symbol name {node.name!r} is not an identifier", path)
@@ -517,6 +526,7 @@ __all__ = [
     "MAX_EXPONENT",
     "MAX_EXPR_CHARS",
     "MAX_IDENT_CHARS",
+    "MAX_TREE_DEPTH",
     "PRINT_MEMO_SIZE",
     "EvaluationError",
     "as_fraction",

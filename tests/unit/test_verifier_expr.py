@@ -17,6 +17,7 @@ from verifier import BindingGraphError, BoundEquation, SourceSpanLink
 from verifier.expr import (
     MAX_DEPTH,
     MAX_EXPR_CHARS,
+    MAX_TREE_DEPTH,
     EvaluationError,
     check_expression,
     evaluate,
@@ -404,25 +405,30 @@ def test_a_compound_divisor_is_kept_as_written(text: str) -> None:
     assert info.value.reason == "division_by_zero"
 
 
-def _nested(depth: int) -> sympy.Expr:
-    """``q`` nested ``depth`` levels deep in unevaluated products and sums (as Python code may build it)."""
+def _nested(depth: int, *, alternate: bool = True) -> sympy.Expr:
+    """``q`` nested ``depth`` levels deep in unevaluated sums (and products), as Python code may build it."""
     expr: sympy.Expr = sympy.Symbol("q")
     for level in range(depth):
-        expr = sympy.Add(expr, 1, evaluate=False) if level % 2 else sympy.Mul(expr, 2, evaluate=False)
+        product = alternate and level % 2 == 0
+        expr = sympy.Mul(expr, 2, evaluate=False) if product else sympy.Add(expr, 1, evaluate=False)
     return expr
 
 
-@pytest.mark.parametrize("depth", [33, 200, 5000])
-def test_an_expression_nested_deeper_than_the_grammar_is_refused(depth: int) -> None:
-    """A tree deeper than MAX_DEPTH is input_too_large, as its text would be (depth 200 had raised RecursionError)."""
+@pytest.mark.parametrize("depth", [MAX_TREE_DEPTH + 1, 300, 5000])
+def test_an_expression_tree_too_deep_for_sympy_is_refused(depth: int) -> None:
+    """A tree deeper than MAX_TREE_DEPTH is input_too_large (a chain of sums 300 deep had raised RecursionError)."""
     with pytest.raises(BindingGraphError) as info:
-        check_expression(_nested(depth))
+        check_expression(_nested(depth, alternate=False))
     assert info.value.reason == "input_too_large"
-    assert f"nested deeper than {MAX_DEPTH}" in info.value.detail
+    assert f"nested deeper than {MAX_TREE_DEPTH} levels" in info.value.detail
 
 
-def test_an_expression_as_deep_as_the_grammar_reads_back() -> None:
-    """A tree MAX_DEPTH deep is admitted, and its printed text parses."""
-    expr = _nested(MAX_DEPTH)
+def test_every_text_the_grammar_reads_is_admitted_as_a_tree() -> None:
+    """The deepest texts the grammar reads (MAX_DEPTH levels of powers of products of sums) build and check."""
+    text = "x"
+    for level in range(MAX_DEPTH - 1):
+        text = f"x{level} + 2*({text})**2"
+    expr = parse_expression(text)
     check_expression(expr)
-    assert parse_expression(print_expression(expr)).free_symbols == {sympy.Symbol("q")}
+    assert parse_expression(print_expression(expr)) == expr
+    check_expression(_nested(MAX_TREE_DEPTH))
