@@ -46,14 +46,19 @@ from verifier.admissibility import ADDITIVE_KINDS, Verdict, check_equation
 from verifier.categories import CATEGORIES, CATEGORY_INFO, FORMER_NAMES, Category
 from verifier.display import crosscheck_html
 from verifier.errors import BindingGraphError, given_vocabulary
+from verifier.expr import clear_memos
 from verifier.lazy import LazyModule
 from verifier.model import OPERATION_KINDS, BindingGraph, BoundEquation, SymbolBinding, replace_checked
 from verifier.reasons import REFUSAL_REASONS
 from verifier.roles import roles_of
 
 if TYPE_CHECKING:
+    import sympy
+
     from verifier import _fuzzing
 else:
+    from verifier.lazy import sympy
+
     _fuzzing = LazyModule("verifier._fuzzing")  # hypothesis loads only when fuzzing (issue #13's cold start)
 
 
@@ -282,7 +287,10 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
     ``symbols`` is keyword-only (as upstream's is).  It gets copies: of the equation, and a
     read-only mapping of copies of the symbols (with their spans), so even a reference that
     writes through a frozen record (``object.__setattr__``) changes neither the caller's graph
-    nor what ours judges (a review had made ours certify 106 apples for 15 that way).  Its outcome is
+    nor what ours judges (a review had made ours certify 106 apples for 15 that way).  The
+    right-hand side itself is sympy's, shared across the process (sympy caches every
+    expression it builds), so it cannot be copied; a reference that changes it (through
+    sympy's private ``_args``) is detected and stops the run.  Its outcome is
 
     * a returned ``str``: a proof string (``"add: [length,length] -> length"``, optionally
       with ``"; factors a=1, b=1/12"``) or a refusal reason; newlines are escaped and it
@@ -297,6 +305,9 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
 
     Raises:
         BindingGraphError: ``malformed_input`` when ``theirs`` is not callable.
+        RuntimeError: from the wrapped call, when the reference changed the expression it was
+            given: every expression of the process built alike is changed with it, so no
+            result after that point can be trusted (sympy's cache and ours are emptied).
     """
     if not callable(theirs):
         raise BindingGraphError(
@@ -309,14 +320,24 @@ def as_reference(theirs: Callable[..., object]) -> Callable[[BoundEquation, Mapp
         copy = MappingProxyType(
             {sid: replace_checked(sym, source_span=replace_checked(sym.source_span)) for sid, sym in symbols.items()}
         )
+        before = sympy.srepr(equation.rhs)
         try:
             result = theirs(mine, symbols=copy) if keyword else theirs(mine, copy)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 -- any failure of theirs (SystemExit too) is a theirs_crashes pair
             reason = _typed_reason(exc)
-            return reason if reason is not None else f"crash: {type(exc).__name__}: {_first_line(exc)}"
-        return _outcome_text(result)
+            outcome_text = reason if reason is not None else f"crash: {type(exc).__name__}: {_first_line(exc)}"
+        else:
+            outcome_text = _outcome_text(result)
+        if sympy.srepr(equation.rhs) != before:
+            sympy.core.cache.clear_cache()
+            clear_memos()
+            raise RuntimeError(
+                f"the reference changed the expression it was given ({before[:80]}): sympy shares expressions"
+                " across the process, so no result after this can be trusted; stop, and fix the reference"
+            )
+        return outcome_text
 
     return call
 

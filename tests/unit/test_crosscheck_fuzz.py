@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+import sympy
 
 import verifier.cli
 import verifier.kinds
@@ -20,7 +21,7 @@ import verifier.model
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from adapters.records import bind_equation_record
 from units import default_vocabulary
-from verifier import Answer, verify
+from verifier import Answer, BindingGraph, verify
 from verifier.admissibility import ADDITIVE_KINDS, check_equation
 from verifier.cli import main
 from verifier.crosscheck import (
@@ -397,6 +398,20 @@ def test_a_reference_cannot_change_what_ours_judges() -> None:
     assert {p.category for p in report.pairs} == {"theirs_crashes"}
 
 
+def _sam_adds_3_feet(entity: str = "Sam") -> BindingGraph:
+    """``entity``'s 5 feet plus 3 feet, bound (a fresh graph: its expression is sympy's shared one)."""
+    return bind_math_problem_graph(
+        graph_from_dict(
+            {
+                "entities": [entity],
+                "initial_state": [{"entity": entity, "quantity": {"unit": "feet", "value": 5}}],
+                "operations": [{"actor": entity, "kind": "add", "operand": {"unit": "feet", "value": 3}}],
+                "unknown": {"entity": entity, "unit": "feet"},
+            }
+        )
+    )
+
+
 def test_a_reference_writing_through_frozen_records_changes_nothing_of_ours() -> None:
     """A reference that rewrites the equation and symbols it gets (object.__setattr__) works on copies.
 
@@ -414,16 +429,7 @@ def test_a_reference_writing_through_frozen_records_changes_nothing_of_ours() ->
     rhs, span = eq.rhs, symbols["b"].source_span.text
     assert as_reference(rewrites)(eq, symbols) == "add: [length,length] -> length"
     assert (eq.rhs, symbols["b"].unit, symbols["b"].source_span.text) == (rhs, "m", span)
-    graph = bind_math_problem_graph(
-        graph_from_dict(
-            {
-                "entities": ["Sam"],
-                "initial_state": [{"entity": "Sam", "quantity": {"unit": "feet", "value": 5}}],
-                "operations": [{"actor": "Sam", "kind": "add", "operand": {"unit": "feet", "value": 3}}],
-                "unknown": {"entity": "Sam", "unit": "feet"},
-            }
-        )
-    )
+    graph = _sam_adds_3_feet()
 
     def adds_100(eq: BoundEquation, _symbols: Symbols) -> str:
         object.__setattr__(eq, "rhs", eq.rhs + 100)
@@ -434,6 +440,28 @@ def test_a_reference_writing_through_frozen_records_changes_nothing_of_ours() ->
     (answer,) = verify(graph).answers.values()
     assert isinstance(answer, Answer)
     assert (answer.value, answer.unit) == (8, "feet")
+
+
+def test_a_reference_changing_the_shared_expression_stops_the_run() -> None:
+    """A reference that rewrites sympy's private args of the expression it gets is detected: a RuntimeError.
+
+    sympy caches every expression it builds, so the change would reach every equation built
+    alike in the process (a review made ours certify 9 apples for 5 + 3 this way).
+    """
+    changed: list[tuple[sympy.Expr, tuple[sympy.Basic, ...]]] = []
+
+    def rewrites_args(eq: BoundEquation, _symbols: Symbols) -> str:
+        changed.append((eq.rhs, eq.rhs.args))
+        eq.rhs._args = tuple(sympy.Integer(4) if isinstance(a, sympy.Integer) else a for a in eq.rhs.args)  # noqa: SLF001
+        return "add: [length] -> length"
+
+    graph = _sam_adds_3_feet(entity="Mutated")  # an expression no other test builds
+    try:
+        with pytest.raises(RuntimeError, match="the reference changed the expression it was given"):
+            crosscheck(graph, rewrites_args)
+    finally:
+        for expr, args in changed:  # the object is sympy's: mend it for the rest of this process
+            expr._args = args  # noqa: SLF001
 
 
 @pytest.mark.parametrize("raised", [SystemExit(0), GeneratorExit(), UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad")])
