@@ -979,7 +979,7 @@ class UnitVocabulary:
             text = "not in en_units_v1"
             if hint:
                 text += f"; did you mean {hint[0]!r}?"
-            if not declared and surface.isalpha() and surface.islower():
+            if not declared and surface.isalpha() and surface.islower():  # a near surface may be a false friend
                 text += (
                     " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, --count-noun"
                     " apples=apple, or --count-nouns auto)"

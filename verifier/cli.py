@@ -656,7 +656,7 @@ def _score_tables(board: Scoreboard, out: TextIO, examples: int) -> None:
     from evals.scoring import OUTCOMES
 
     console = Console(file=out, width=120, highlight=False)
-    outcomes = Table(title=f"{board.total} cases")
+    outcomes = Table(title=f"{board.total} case{'' if board.total == 1 else 's'}")
     for name in ("outcome", "cases"):
         outcomes.add_column(name, justify="right" if name == "cases" else "left")
     for outcome in OUTCOMES:

@@ -834,3 +834,20 @@ def test_unit_refusal_pickles() -> None:
         "feets",
         "facts[0].unit",
     )
+
+
+@pytest.mark.parametrize(
+    ("surface", "hint"),
+    [
+        ("inchs", "did you mean 'inches'?"),
+        ("stones", "did you mean 'tonnes'?"),  # a near surface may be a false friend: the advice stays
+        ("apples", None),
+    ],
+)
+def test_an_unknown_lowercase_word_is_told_how_to_declare_it(surface: str, hint: str | None) -> None:
+    """An unknown lowercase word names its nearest lexicon surface, if any, and how to declare a count noun."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().resolve(surface)
+    detail = info.value.detail
+    assert (hint in detail) if hint is not None else ("did you mean" not in detail)
+    assert "a count noun such as 'apples' must be declared" in detail
