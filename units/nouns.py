@@ -194,17 +194,46 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
         surface → lemma in the order given (``{"apples": "apple", "apple": "apple",
         "Jumping jacks": "jumping_jack"}``).  A surface whose candidates are ambiguous
         takes the candidate that another given surface spells (``cookies`` beside
-        ``cookie``), else its likeliest one.  Deterministic: the same surfaces give the
-        same lemmas whatever their order.
+        ``cookie``), else its likeliest one.  A surface that another given surface's
+        plural spells, by a rule the candidates do not undo, takes that surface's lemma:
+        ``dominoes`` beside ``domino``, ``lenses`` beside ``lens``, ``busses`` beside
+        ``bus``, ``crises`` beside ``crisis``, ``indices`` beside ``index``, ``radii``
+        beside ``radius``, ``criteria`` beside ``criterion``, ``bacteria`` beside
+        ``bacterium`` (each had been a kind of its own, so a total left the other out).
+        Deterministic: the same surfaces give the same lemmas whatever their order.
     """
     given = list(dict.fromkeys(surfaces))
     spelled = {s.lower() for s in given}
-    out: dict[str, str] = {}
+    own: dict[str, str] = {}  # each surface's lemma by its own candidates
     for surface in given:
         keys = singular_keys(surface)
-        chosen = next((k for k in keys if k in spelled and k != surface.lower()), keys[0])
-        out[surface] = lemma_id(chosen)
+        own[surface] = lemma_id(next((k for k in keys if k in spelled and k != surface.lower()), keys[0]))
+    plural_of: dict[str, str] = {}  # a given surface's spelled plural -> that surface, the likeliest rule first
+    for rule in _PAIRED_PLURALS:
+        for surface in sorted(given):
+            head, last = _words(surface)
+            for plural in rule(last):
+                plural_of.setdefault(head + plural, surface)
+    out: dict[str, str] = {}
+    for surface in given:
+        single = plural_of.get(surface.lower(), surface)
+        out[surface] = own[single]
     return out
+
+
+_PAIRED_PLURALS: Final[tuple[Callable[[str], tuple[str, ...]], ...]] = (
+    lambda word: (*plural_forms(word), word + "s"),
+    lambda word: (word + "es",) if word.endswith("o") else (word + "ses",) if word.endswith("s") else (),
+    lambda word: tuple(
+        word[: -len(end)] + plural
+        for end, plural in (("is", "es"), ("ex", "ices"), ("ix", "ices"), ("us", "i"), ("on", "a"), ("um", "a"))
+        if word.endswith(end) and len(word) > len(end) + 1
+    ),
+)
+"""The plurals of a singular that :func:`noun_lemmas` pairs with it when both are given, likeliest rules first:
+the regular ones, then ``-oes`` and ``-sses`` (``dominoes``, ``busses``; never ``-es`` after another letter,
+so ``pines`` is no plural of ``pin``), then the classical ones (``crises``, ``indices``, ``radii``,
+``criteria``, ``bacteria``)."""
 
 
 def one_edit_apart(a: str, b: str, *, substitution: bool = True) -> bool:

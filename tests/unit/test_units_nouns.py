@@ -357,3 +357,57 @@ def test_read_json_refuses_what_is_no_text(text: object) -> None:
     """read_json of something that is no JSON text is malformed_input (None had raised TypeError)."""
     with pytest.raises(UnitRefusal, match="JSON text is a str"):
         read_json(text)  # type: ignore[arg-type]
+
+
+PAIRED = [
+    ("domino", "dominoes"),
+    ("tornado", "tornadoes"),
+    ("buffalo", "buffaloes"),
+    ("lens", "lenses"),
+    ("gas", "gases"),
+    ("atlas", "atlases"),
+    ("bus", "busses"),
+    ("crisis", "crises"),
+    ("thesis", "theses"),
+    ("index", "indices"),
+    ("matrix", "matrices"),
+    ("vertex", "vertices"),
+    ("radius", "radii"),
+    ("alumnus", "alumni"),
+    ("criterion", "criteria"),
+    ("phenomenon", "phenomena"),
+    ("bacterium", "bacteria"),
+]
+
+
+@pytest.mark.parametrize(("singular", "plural"), PAIRED)
+def test_a_singular_and_its_plural_given_together_are_one_kind(singular: str, plural: str) -> None:
+    """Both orders give one lemma, and a total over both counts every item (they had been two kinds: 1 + 6 was 6)."""
+    assert len(set(noun_lemmas([singular, plural]).values())) == 1
+    assert noun_lemmas([plural, singular]) == noun_lemmas([singular, plural])
+    vocab = default_vocabulary().with_count_nouns([singular, plural])
+    graph = {
+        "entities": ["Ann", "Ben"],
+        "initial_state": [
+            {"entity": "Ann", "quantity": {"unit": singular, "value": 1}},
+            {"entity": "Ben", "quantity": {"unit": plural, "value": 6}},
+        ],
+        "operations": [],
+        "unknown": {"entity": None, "unit": plural},
+    }
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
+    assert isinstance(answer, Answer)
+    assert (answer.value, answer.unit) == (7, plural)
+
+
+def test_distinct_nouns_given_together_stay_apart() -> None:
+    """Pairing reads only plurals of a given surface: pens and pins, pines and a pin, an axe's axes and an axis."""
+    assert noun_lemmas(["pen", "pens", "pins"]) == {"pen": "pen", "pens": "pen", "pins": "pin"}
+    assert noun_lemmas(["pin", "pines"]) == {"pin": "pin", "pines": "pine"}
+    assert noun_lemmas(["cub", "cubes", "plan", "planes"]) == {
+        "cub": "cub",
+        "cubes": "cube",
+        "plan": "plan",
+        "planes": "plane",
+    }
+    assert noun_lemmas(["axis", "axe", "axes"]) == {"axis": "axis", "axe": "axe", "axes": "axe"}
