@@ -19,6 +19,7 @@ Nothing here knows of graphs: the caller passes surfaces.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
@@ -208,26 +209,42 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
     for surface in given:
         keys = singular_keys(surface)
         own[surface] = lemma_id(next((k for k in keys if k in spelled and k != surface.lower()), keys[0]))
-    plural_of: dict[str, str] = {}  # a given surface's spelled plural -> that surface, the likeliest rule first
+    singulars = sorted(s for s in given if own[s] == lemma_id(s))  # a plural (princes, cops) claims no plural
+    plural_of: dict[str, str] = {}  # a given singular's plural -> that singular, the likeliest rule first
     for rule in _PAIRED_PLURALS:
-        for surface in sorted(given):
+        for surface in singulars:
             head, last = _words(surface)
             for plural in rule(last):
                 plural_of.setdefault(head + plural, surface)
+    kinds = Counter(own.values())
     out: dict[str, str] = {}
     for surface in given:
         single = plural_of.get(surface.lower(), surface)
-        out[surface] = own[single]
+        paired = kinds[own[surface]] > 1  # already one kind with another given surface (caddies beside caddy)
+        out[surface] = own[surface] if paired else own[single]
     return out
 
 
+_CLASSICAL_PLURALS: Final[tuple[tuple[str, str, int], ...]] = (
+    ("is", "es", 5),  # crisis, thesis, analysis
+    ("ex", "ices", 5),  # index, vertex
+    ("ix", "ices", 5),  # matrix, appendix
+    ("us", "i", 6),  # radius, alumnus (not minus/mini)
+    ("rion", "ria", 9),  # criterion
+    ("enon", "ena", 9),  # phenomenon (not colon/cola, common/comma)
+    ("ium", "ia", 9),  # bacterium, millennium
+    ("tum", "ta", 5),  # datum, erratum
+)
+"""Classical plurals as (singular ending, plural ending, shortest singular): the endings narrow enough that a
+homograph pair is unlikely in one problem (``rheum``/``rhea`` and ``colon``/``cola`` are not paired)."""
+
 _PAIRED_PLURALS: Final[tuple[Callable[[str], tuple[str, ...]], ...]] = (
-    lambda word: (*plural_forms(word), word + "s"),
+    plural_forms,
     lambda word: (word + "es",) if word.endswith("o") else (word + "ses",) if word.endswith("s") else (),
     lambda word: tuple(
         word[: -len(end)] + plural
-        for end, plural in (("is", "es"), ("ex", "ices"), ("ix", "ices"), ("us", "i"), ("on", "a"), ("um", "a"))
-        if word.endswith(end) and len(word) > len(end) + 1
+        for end, plural, shortest in _CLASSICAL_PLURALS
+        if word.endswith(end) and len(word) >= shortest
     ),
 )
 """The plurals of a singular that :func:`noun_lemmas` pairs with it when both are given, likeliest rules first:
