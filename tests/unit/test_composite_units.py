@@ -29,7 +29,7 @@ import pytest
 import sympy
 
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
-from units import UnitRefusal, UnitVocabulary, default_vocabulary
+from units import UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from verifier import Answer, BindingGraph, Refusal, verify
 
 
@@ -160,6 +160,16 @@ def test_a_rate_of_a_rate_applies_to_its_own_denominator(
     assert (answer.value, answer.unit) == (sympy.Rational(value.numerator, value.denominator), result_unit)
 
 
+def _force(monkeypatch: pytest.MonkeyPatch, surface: str, ref: UnitRef) -> None:
+    """Make every vocabulary resolve ``surface`` as ``ref`` (a unit no vocabulary builds), for defence-in-depth tests."""
+    real = UnitVocabulary.resolve
+
+    def resolve(self: UnitVocabulary, text: object, *, path: str = "") -> UnitRef:
+        return ref if text == surface else real(self, text, path=path)
+
+    monkeypatch.setattr(UnitVocabulary, "resolve", resolve)
+
+
 def test_a_rate_whose_sides_disagree_with_its_dimension_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Defence in depth: X/Y times a Y must have X's dimension, or the equation refuses (never a value in X).
 
@@ -167,14 +177,10 @@ def test_a_rate_whose_sides_disagree_with_its_dimension_is_refused(monkeypatch: 
     dollars per person), and 3 of it times 2 people would otherwise be 6 dollars.
     """
     vocab = default_vocabulary()
-    real = type(vocab).resolve
-    dollar, person = real(vocab, "dollars"), real(vocab, "people")
-    forced = dataclasses.replace(real(vocab, "dollars_per_hour"), per=(dollar, person))
-
-    def resolve(self: object, surface: object, *, path: str = "") -> object:
-        return forced if surface == "dollars_per_hour" else real(self, surface, path=path)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(type(vocab), "resolve", resolve)
+    dollar, person = vocab.resolve("dollars"), vocab.resolve("people")
+    _force(
+        monkeypatch, "dollars_per_hour", dataclasses.replace(vocab.resolve("dollars_per_hour"), per=(dollar, person))
+    )
     report = verify(_graph("dollars_per_hour", 3, "people", 2, "dollars"), vocab)
     verdict = report.verdicts["op_000_result"]
     assert verdict.refusal is not None
@@ -315,13 +321,7 @@ def test_a_quotient_is_answered_in_its_own_unit() -> None:
 def test_a_result_unit_that_disagrees_with_its_computation_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Defence in depth: a quotient unit found by name must have the quotient's dimension (here forced to dollars)."""
     vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
-    real = UnitVocabulary.resolve
-    dollars = dataclasses.replace(real(vocab, "dollars"), surface="apple_per_box")
-
-    def resolve(self: UnitVocabulary, surface: object, *, path: str = "") -> object:
-        return dollars if surface == "apple_per_box" else real(self, surface, path=path)
-
-    monkeypatch.setattr(UnitVocabulary, "resolve", resolve)
+    _force(monkeypatch, "apple_per_box", dataclasses.replace(vocab.resolve("dollars"), surface="apple_per_box"))
     report = verify(_quotient_graph(), vocab)
     verdict = report.verdicts["r"]
     assert verdict.refusal is not None
