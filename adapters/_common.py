@@ -10,9 +10,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Final
 
 from adapters.errors import MathGraphError
-from units import UnitVocabulary, default_vocabulary
+from units import UnitVocabulary
 from units.errors import UnitRefusal, clip
 from units.exact import format_exact, is_text, parse_exact, text_kind
+from verifier.errors import given_vocabulary as checked_vocabulary
 from verifier.jsonread import json_object
 from verifier.model import BoundEquation, SemanticRole, SourceSpanLink, SymbolBinding
 from verifier.roles import infer_roles
@@ -80,16 +81,12 @@ def record_id(value: object, path: str) -> str | int | None:
 
 
 def given_vocabulary(vocab: object, name: str = "vocab") -> UnitVocabulary:
-    """The vocabulary an adapter was given, or :func:`units.default_vocabulary` for ``None``.
+    """:func:`verifier.errors.given_vocabulary` raising the adapters' error.
 
     Raises:
         MathGraphError: ``malformed_input`` for anything that is no :class:`~units.UnitVocabulary`.
     """
-    if vocab is None:
-        return default_vocabulary()
-    if not isinstance(vocab, UnitVocabulary):
-        raise MathGraphError("malformed_input", f"{name} must be a UnitVocabulary, found {type(vocab).__name__}", name)
-    return vocab
+    return checked_vocabulary(vocab, name, error=MathGraphError)
 
 
 def slug(text: str) -> str:

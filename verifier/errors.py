@@ -45,19 +45,24 @@ class BindingGraphError(TypedRefusalError):
     """
 
 
-def given_vocabulary(vocab: object) -> UnitVocabulary:
-    """The vocabulary a verifier entry point was given, or :func:`units.default_vocabulary` for ``None``.
+def given_vocabulary(
+    vocab: object, name: str = "vocab", *, error: type[TypedRefusalError] = BindingGraphError
+) -> UnitVocabulary:
+    """The vocabulary an entry point was given, or :func:`units.default_vocabulary` for ``None``.
+
+    Args:
+        vocab: what the caller passed.
+        name: the argument's name, for the message and the path.
+        error: the typed error to raise (the adapters raise their own, :class:`adapters.AdapterError`).
 
     Raises:
-        BindingGraphError: ``malformed_input`` at ``vocab`` for anything that is no
+        BindingGraphError: (or ``error``) ``malformed_input`` at ``name`` for anything that is no
             :class:`~units.UnitVocabulary` (a string had raised ``AttributeError`` deep inside).
     """
     if vocab is None:
         return default_vocabulary()
     if not isinstance(vocab, UnitVocabulary):
-        raise BindingGraphError(
-            "malformed_input", f"vocab must be a UnitVocabulary, found {type(vocab).__name__}", "vocab"
-        )
+        raise error("malformed_input", f"{name} must be a UnitVocabulary, found {type(vocab).__name__}", name)
     return vocab
 
 
