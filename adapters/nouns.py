@@ -15,7 +15,7 @@ from typing import Final
 
 from adapters._common import given_vocabulary
 from adapters.errors import MathGraphError
-from adapters.math_graph import MathProblemGraph, graph_from_dict, unit_surfaces
+from adapters.math_graph import MathProblemGraph, PartitionChunk, Rate, graph_from_dict, unit_surfaces
 from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT
 from units.errors import clip
@@ -60,8 +60,10 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     ``vocab.with_count_nouns(count_nouns_of(graph, vocab))`` (a singular and its plural
     become one kind, lemma derived), except that a noun one edit from a lexicon surface
     or from another unit surface of the same graph (``feeet``, ``appels`` beside
-    ``apples``) is refused instead (:func:`units.nouns.near_misses`).  Every proof that
-    relies on a declaration lists it (``count_noun:apples=apple``).
+    ``apples``) is refused instead (:func:`units.nouns.near_misses`), and so is a noun
+    whose amounts no answer reads, when the question asks a unit of ``vocab`` (``mns``
+    or ``USD`` beside minutes or dollars) or when it is written once (``ftess``).  Every
+    proof that relies on a declaration lists it (``count_noun:apples=apple``).
 
     Args:
         graph: a :class:`~adapters.MathProblemGraph` or its JSON dict.
@@ -74,8 +76,8 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
 
     Raises:
         MathGraphError: ``unknown_unit`` naming the first near miss and its "did you
-            mean" (path: where the graph writes it); ``malformed_input`` as
-            :func:`count_nouns_of`.
+            mean", or the first noun no answer reads (path: where the graph writes it);
+            ``malformed_input`` as :func:`count_nouns_of`.
     """
     voc = given_vocabulary(vocab)
     problem = _graph(graph)
@@ -85,7 +87,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     except UnitRefusal as exc:
         path = next((p for p, surface in written if surface == exc.subject), "")
         raise MathGraphError(exc.reason, exc.explain(), path) from None
-    _refuse_unread_singletons(problem, written, voc, derived)
+    _refuse_unread_nouns(problem, written, voc, derived)
     _refuse_nouns_naming_another(written, voc, derived)
     return derived
 
@@ -94,43 +96,99 @@ _HOLDING_PATHS = (".quantity.unit", ".operand.unit")
 """Where a written unit only makes or changes a holding (an initial possession, an add, subtract or transfer)."""
 
 
-def _refuse_unread_singletons(
+def _read_kinds(graph: MathProblemGraph, derived: UnitVocabulary, asked: object) -> set[object]:
+    """The kinds whose holdings the answer reads: the asked kind, and whatever a read kind is made from.
+
+    A rate's numerator holding is made from its denominator holding, and a partition's
+    result count from its chunk unit's holding, so each makes its source kind read when
+    its own is (a fixpoint over the operations).  A unit that does not resolve is left
+    out: binding refuses it.
+    """
+    sources: list[tuple[object, object]] = []  # (made kind, kind it is made from)
+    for op in graph.operations:
+        operand = op.operand
+        if isinstance(operand, Rate):
+            sources.append((_kind(derived, operand.numerator_unit), _kind(derived, operand.denominator_unit)))
+        elif isinstance(operand, PartitionChunk):
+            sources.append((_kind(derived, operand.result_unit), _kind(derived, operand.unit)))
+    read = {asked}
+    grown = True
+    while grown:
+        grown = False
+        for made, source in sources:
+            if made in read and source is not None and source not in read:
+                read.add(source)
+                grown = True
+    return read
+
+
+def _kind(vocab: UnitVocabulary, surface: str) -> object:
+    """The registry kind of a surface, or ``None`` when ``vocab`` does not resolve it."""
+    try:
+        return vocab.resolve(surface).kind
+    except UnitRefusal:
+        return None
+
+
+def _refuse_unread_nouns(
     graph: MathProblemGraph, written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary
 ) -> None:
-    """Refuse a declared noun written once, only as a holding's amount, in a kind the question does not ask.
+    """Refuse a declared noun whose amounts no answer reads, when it could be a typo or an abbreviation.
 
-    Such a noun is what a typo of any unit looks like when no spelling rule catches it
-    (``ftess`` for ``ft`` in a graph of lengths): its amount would go to a kind of its
-    own that no answer reads, and the answer would silently leave it out.  A genuine
-    distractor ("and 3 pears") is refused too; declare it explicitly to keep it.
+    Such a noun is what a spelling of a unit looks like when no spelling rule catches it
+    (``ftess`` for ``ft``, ``mns`` for ``min``, ``USD`` for dollars): its amounts would
+    go to a count kind of its own that no answer reads (:func:`_read_kinds`), and the
+    answer would silently leave them out.  It is refused
+
+    * when the question asks a unit of ``base`` (a lexicon unit such as ``minutes`` or
+      ``dollars``, or a noun declared explicitly), however often the noun is written:
+      a kind declared automatically beside it, and never read, is as likely a spelling
+      of a unit of the lexicon as a distractor;
+    * when the question asks a noun declared automatically, only if the noun is written
+      once, as a holding's amount (a distractor such as "3 pears, and 2 more pears"
+      beside apples is kept; near misses of the other nouns are refused before this).
+
+    A genuine distractor refused so must be declared explicitly to be kept.
 
     Raises:
-        MathGraphError: ``unknown_unit`` at the noun's path.
+        MathGraphError: ``unknown_unit`` at the noun's first path.
     """
     declared = set(base.declarable_nouns(s for _, s in written))
+    asked = _kind(derived, graph.unknown.unit)
+    if asked is None:
+        return  # binding refuses the question's unit itself
+    read = _read_kinds(graph, derived, asked)
+    asks_base = graph.unknown.unit not in declared
     counts: dict[str, int] = {}
     for _, surface in written:
         counts[surface] = counts.get(surface, 0) + 1
-    try:
-        asked = derived.resolve(graph.unknown.unit).kind
-    except UnitRefusal:
-        return  # binding refuses the question's unit itself
     for path, surface in written:
-        if surface not in declared or counts[surface] != 1 or not path.endswith(_HOLDING_PATHS):
+        if surface not in declared or _kind(derived, surface) in read:
             continue
-        if path.startswith("operations[") and graph.operations[int(path[11 : path.index("]")])].kind not in (
-            "add",
-            "subtract",
-            "transfer",
-        ):
-            continue
-        if derived.resolve(surface).kind != asked:
+        if asks_base:
+            raise MathGraphError(
+                "unknown_unit",
+                f"{clip(surface)} holds amounts that no answer reads, and the question asks "
+                f"{clip(graph.unknown.unit)}: an abbreviation or a typo the lexicon lacks? Declare it explicitly if it"
+                " is a noun of its own",
+                path,
+            )
+        if counts[surface] == 1 and _only_holds(graph, path):
             raise MathGraphError(
                 "unknown_unit",
                 f"{clip(surface)} is written once, as an amount no answer reads (the question asks "
                 f"{clip(graph.unknown.unit)}): a typo of a unit? Declare it explicitly if it is a noun of its own",
                 path,
             )
+
+
+def _only_holds(graph: MathProblemGraph, path: str) -> bool:
+    """Whether the unit at ``path`` only makes or changes a holding: an initial one, an add, subtract or transfer."""
+    if not path.endswith(_HOLDING_PATHS):
+        return False
+    if not path.startswith("operations["):
+        return True
+    return graph.operations[int(path[11 : path.index("]")])].kind in ("add", "subtract", "transfer")
 
 
 _MIN_COMPOUND_WORDS: Final[int] = 2

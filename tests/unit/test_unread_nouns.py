@@ -1,0 +1,203 @@
+"""Automatic count nouns whose amounts no answer reads (SPEC §5 "Count nouns": a typo never becomes a kind).
+
+A noun the lexicon lacks, written beside a question in a lexicon unit, may be a
+spelling of that unit (``mns`` for minutes, ``USD`` for dollars).  Declared as a
+count kind of its own, its amounts would silently stay out of the answer, so
+``--count-nouns auto`` refuses it however often it is written; a noun the answer
+reads, through a rate or a partition, is kept.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adapters import MathGraphError, auto_count_nouns, bind_math_problem_graph, graph_from_dict
+from units import UnitRefusal, default_vocabulary
+from verifier import Answer, verify
+
+
+def _holdings(asked: str, amounts: list[tuple[str, str, int]], *, entity: str | None = "Ann") -> dict[str, object]:
+    """Ann starts with 5 of the asked unit; each ``(actor, unit, value)`` is an add."""
+    return {
+        "entities": ["Ann", "Bo"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": asked, "value": 5}}],
+        "operations": [
+            {"actor": actor, "kind": "add", "operand": {"unit": unit, "value": value}} for actor, unit, value in amounts
+        ],
+        "unknown": {"entity": entity, "unit": asked},
+    }
+
+
+def _answer(data: dict[str, object]) -> Answer:
+    vocab = auto_count_nouns(data)
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
+    assert isinstance(answer, Answer), answer
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("asked", "noun"),
+    [
+        ("minutes", "mns"),  # two edits from min: no spelling rule catches it
+        ("minutes", "mnt"),
+        ("feet", "fef"),
+        ("dollars", "usd"),  # an ISO 4217 code the lexicon lacks
+        ("dollars", "USD"),
+        ("minutes", "pens"),  # a genuine distractor looks the same, and must be declared
+    ],
+)
+@pytest.mark.parametrize(("actor", "entity"), [("Ann", "Ann"), ("Bo", None)])
+def test_a_noun_written_twice_that_no_answer_reads_is_refused(
+    asked: str, noun: str, actor: str, entity: str | None
+) -> None:
+    """5 minutes + 3 mns + 1 mns had been certified as 5 minutes; now unknown_unit at the first mns."""
+    data = _holdings(asked, [(actor, noun, 3), (actor, noun, 1)], entity=entity)
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert info.value.reason == "unknown_unit"
+    assert info.value.path == "operations[0].operand.unit"
+    assert f"'{noun}' holds amounts that no answer reads" in str(info.value)
+
+
+def test_a_distractor_declared_explicitly_is_kept() -> None:
+    """Declared by the user, pens are a kind of their own: 5 + 2 minutes, the pens left out as asked."""
+    data = _holdings("minutes", [("Ann", "pens", 3), ("Ann", "pens", 1), ("Ann", "minutes", 2)])
+    vocab = auto_count_nouns(data, default_vocabulary().with_count_nouns(["pens"]))
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
+    assert isinstance(answer, Answer)
+    assert (answer.value, answer.unit) == (7, "minutes")
+
+
+def test_a_distractor_beside_a_question_in_a_declared_noun_is_kept() -> None:
+    """Asked in apples (itself declared automatically), 3 + 2 pears stay a kind of their own: 5 + 1 apples."""
+    data = _holdings("apples", [("Ann", "pears", 3), ("Ann", "pears", 2), ("Ann", "apples", 1)])
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (6, "apples")
+
+
+def test_a_noun_written_once_beside_a_question_in_a_declared_noun_is_refused() -> None:
+    """The older rule still holds where the question asks a declared noun: ftess once, asked apples."""
+    data = _holdings("apples", [("Ann", "ftess", 3), ("Ann", "apples", 1)])
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert info.value.reason == "unknown_unit"
+    assert "is written once" in str(info.value)
+
+
+def test_a_noun_a_rate_turns_into_the_answer_is_read() -> None:
+    """3 apples at 2 dollars per apple is 6 dollars: the apples, written once as a holding, had been refused."""
+    data = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "apples", "value": 3}}],
+        "operations": [
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 2, "numerator_unit": "dollars", "denominator_unit": "apple"},
+            }
+        ],
+        "unknown": {"entity": "Ann", "unit": "dollars"},
+    }
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (6, "dollars")
+
+
+def test_a_noun_read_only_through_a_chain_of_rates_is_read() -> None:
+    """Crates make boxes (2 each), boxes make dollars (5 each): 3 crates are 30 dollars."""
+    data = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "crates", "value": 3}}],
+        "operations": [
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 2, "numerator_unit": "boxes", "denominator_unit": "crate"},
+            },
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 5, "numerator_unit": "dollars", "denominator_unit": "box"},
+            },
+        ],
+        "unknown": {"entity": "Ann", "unit": "dollars"},
+    }
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (30, "dollars")
+
+
+def test_a_rate_whose_result_no_answer_reads_does_not_make_its_noun_read() -> None:
+    """Asked in minutes, a price per mug makes dollars that no answer reads: the mugs are refused."""
+    data = _holdings("minutes", [("Ann", "mugs", 3)])
+    rate = {"value": 2, "numerator_unit": "dollars", "denominator_unit": "mugs"}
+    data["operations"] = [
+        {"actor": "Ann", "kind": "add", "operand": {"unit": "mugs", "value": 3}},
+        {"actor": "Ann", "kind": "apply_rate", "operand": rate},
+    ]
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert info.value.reason == "unknown_unit"
+    assert info.value.path == "operations[0].operand.unit"
+
+
+def test_a_noun_a_partition_turns_into_the_answer_is_read() -> None:
+    """12 apples in bags of 4 apple are 3 bags: the apples, written once as a holding, had been refused."""
+    data = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "apples", "value": 12}}],
+        "operations": [
+            {"actor": "Ann", "kind": "unit_partition", "operand": {"value": 4, "unit": "apple", "result_unit": "bags"}}
+        ],
+        "unknown": {"entity": "Ann", "unit": "bags"},
+    }
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (3, "bags")
+
+
+_LEXICON_QUESTIONS = ("minutes", "dollars", "feet", "hours", "people")
+
+
+def _undeclared(word: str) -> bool:
+    try:
+        default_vocabulary().resolve(word)
+    except UnitRefusal:
+        return True
+    return False
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    asked=st.sampled_from(_LEXICON_QUESTIONS),
+    nouns=st.lists(st.text("abcdefmnprstuy", min_size=2, max_size=6).filter(_undeclared), min_size=1, max_size=2),
+    steps=st.lists(
+        st.tuples(st.sampled_from(["Ann", "Bo"]), st.integers(0, 2), st.integers(1, 9)), min_size=1, max_size=4
+    ),
+    entity=st.sampled_from(["Ann", None]),
+)
+def test_no_answer_in_a_lexicon_unit_leaves_an_amount_out(
+    asked: str, nouns: list[str], steps: list[tuple[str, int, int]], entity: str | None
+) -> None:
+    """Whatever each noun means, an answer certified in a lexicon unit is the one where it means that unit.
+
+    Each step adds an amount of the asked unit (index 0) or of a noun; if the nouns
+    were spellings of the asked unit, the answer would count their amounts too.  An
+    answer that auto declaration lets through must not depend on which they are.
+    """
+    units = [asked, *nouns]
+    amounts = [(actor, units[min(i, len(units) - 1)], value) for actor, i, value in steps]
+    data = _holdings(asked, amounts, entity=entity)
+    try:
+        vocab = auto_count_nouns(data)
+    except MathGraphError:
+        return  # refused: no answer to be wrong
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(data), vocab), vocab).answers.values()
+    if not isinstance(answer, Answer):
+        return  # refused by the verifier ('per' is no unit)
+    as_asked = sum(
+        (Fraction(v) for actor, _, v in amounts if entity is None or actor == entity),
+        start=Fraction(5),
+    )
+    assert answer.value == as_asked, (data, answer)
