@@ -197,10 +197,13 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
         takes the candidate that another given surface spells (``cookies`` beside
         ``cookie``), else its likeliest one.  A surface that another given surface's
         plural spells, by a rule the candidates do not undo, takes that surface's lemma:
-        ``dominoes`` beside ``domino``, ``lenses`` beside ``lens``, ``busses`` beside
-        ``bus``, ``crises`` beside ``crisis``, ``indices`` beside ``index``, ``radii``
-        beside ``radius``, ``criteria`` beside ``criterion``, ``bacteria`` beside
-        ``bacterium`` (each had been a kind of its own, so a total left the other out).
+        ``dominoes`` beside ``domino``, ``busses`` beside ``bus``, ``crises`` beside
+        ``crisis``, ``indices`` beside ``index``, ``radii`` beside ``radius``,
+        ``criteria`` beside ``criterion``, ``bacteria`` beside ``bacterium``,
+        ``firemen`` beside ``fireman`` (each had been a kind of its own, so a total left
+        the other out).  A word in ``s`` beside itself plus ``es`` (``lens`` and
+        ``lenses``, but also ``laps`` and ``lapses``) keeps two lemmas here;
+        :func:`ambiguous_plural_pairs` finds them for a caller to refuse.
         Deterministic: the same surfaces give the same lemmas whatever their order.
     """
     given = list(dict.fromkeys(surfaces))
@@ -225,6 +228,37 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
     return out
 
 
+def ambiguous_plural_pairs(surfaces: Iterable[str]) -> list[tuple[str, str]]:
+    """The pairs of surfaces that may be a singular and its plural, or two plurals: ``lens``/``lenses``, ``laps``/``lapses``.
+
+    A word ending in ``s`` beside itself plus ``es`` is a singular and its plural when
+    it is one noun (``lens``, ``gas``, ``atlas``) and the plurals of two nouns when it is
+    a plural itself (``laps`` and ``lapses``, ``cops`` and ``copses``); spelling cannot
+    tell which, unless a third surface does: ``cop`` or ``copse`` beside them says they
+    are two.  Compared case-insensitively.
+
+    Returns:
+        ``(word, word + "es")`` pairs as written, in sorted order, with neither
+        ``word`` minus ``s`` nor ``word + "e"`` among the surfaces.
+    """
+    by_lower = {s.lower(): s for s in surfaces}
+    return [
+        (s, by_lower[low + "es"])
+        for low, s in sorted(by_lower.items())
+        if low.endswith("s") and low + "es" in by_lower and low[:-1] not in by_lower and low + "e" not in by_lower
+    ]
+
+
+_COMPOUND_IRREGULARS: Final[tuple[tuple[str, str], ...]] = (
+    ("man", "men"),  # fireman, policewoman
+    ("child", "children"),  # grandchild
+    ("person", "people"),  # salesperson
+    ("tooth", "teeth"),
+    ("mouse", "mice"),  # dormouse
+    ("goose", "geese"),
+)
+"""Irregular plurals that also end compounds written as one word, as (singular ending, plural ending)."""
+
 _CLASSICAL_PLURALS: Final[tuple[tuple[str, str, int], ...]] = (
     ("is", "es", 5),  # crisis, thesis, analysis
     ("ex", "ices", 5),  # index, vertex
@@ -246,11 +280,14 @@ _PAIRED_PLURALS: Final[tuple[Callable[[str], tuple[str, ...]], ...]] = (
         for end, plural, shortest in _CLASSICAL_PLURALS
         if word.endswith(end) and len(word) >= shortest
     ),
+    lambda word: tuple(
+        word[: -len(end)] + plural for end, plural in _COMPOUND_IRREGULARS if word.endswith(end) and word != end
+    ),
 )
 """The plurals of a singular that :func:`noun_lemmas` pairs with it when both are given, likeliest rules first:
 the regular ones, then ``-oes`` and ``-sses`` (``dominoes``, ``busses``; never ``-es`` after another letter,
 so ``pines`` is no plural of ``pin``), then the classical ones (``crises``, ``indices``, ``radii``,
-``criteria``, ``bacteria``)."""
+``criteria``, ``bacteria``), then irregular compounds (``firemen``, ``grandchildren``)."""
 
 
 def one_edit_apart(a: str, b: str, *, substitution: bool = True) -> bool:
@@ -427,6 +464,7 @@ __all__ = [
     "LONG_WORD_CHARS",
     "MIN_NEAR_MISS_CHARS",
     "UNCHANGED_PLURALS",
+    "ambiguous_plural_pairs",
     "edit_distance",
     "lemma_id",
     "near_misses",

@@ -25,7 +25,7 @@ from units.dimension import BASE_DIMENSIONS, COUNT, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
-from units.nouns import near_misses, noun_forms, noun_lemmas
+from units.nouns import ambiguous_plural_pairs, lemma_id, near_misses, noun_forms, noun_lemmas
 
 MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
@@ -210,6 +210,28 @@ def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
                 "count_nouns",
             )
     return noun_lemmas(surfaces) if len(surfaces) <= _MAX_COUNT_NOUNS else dict.fromkeys(surfaces, "")
+
+
+def _check_derived_pairs(declared: Mapping[str, str], *, derived: set[object]) -> None:
+    """Refuse derived lemmas that split a word in ``s`` from itself plus ``es`` (:func:`units.nouns.ambiguous_plural_pairs`).
+
+    ``lens`` and ``lenses`` are one noun and ``laps`` and ``lapses`` two, and spelling
+    cannot tell them apart; as two kinds, a total of lenses would leave the lens out.
+    A pair that a mapping declared, or that the derivation put onto one lemma, passes.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` naming the pair, when either was derived now.
+    """
+    for word, plural in ambiguous_plural_pairs(declared):
+        if (word in derived or plural in derived) and declared[word] != declared[plural]:
+            lemma = lemma_id(word)
+            raise UnitRefusal(
+                "malformed_input",
+                f"{word!r} and {plural!r} may be one noun (a lens, two lenses) or two (laps, lapses): declare"
+                f" their lemmas ({{{word!r}: {lemma!r}, {plural!r}: {lemma!r}}} makes them one noun)",
+                (word, plural),
+                "count_nouns",
+            )
 
 
 class UnitVocabulary:
@@ -408,6 +430,8 @@ class UnitVocabulary:
             if self._declares(raw_surface, raw_lemma, path, divisible=divisible, declared=declared):
                 self._declare_lemma(raw_surface, raw_lemma, path, table=table, new_lemmas=new_lemmas)
                 declared[raw_surface] = raw_lemma
+        if not isinstance(nouns, Mapping):
+            _check_derived_pairs(declared, derived=set(specs))
         self._check_names_apart(declared)
         return self._with_declared(table, declared, divisible, whole)
 

@@ -433,3 +433,40 @@ def test_distinct_nouns_given_together_stay_apart() -> None:
         "planes": "plane",
     }
     assert noun_lemmas(["axis", "axe", "axes"]) == {"axis": "axis", "axe": "axe", "axes": "axe"}
+
+
+@pytest.mark.parametrize(
+    ("singular", "plural"),
+    [("fireman", "firemen"), ("policewoman", "policewomen"), ("grandchild", "grandchildren"), ("dormouse", "dormice")],
+)
+def test_irregular_compounds_given_together_are_one_kind(singular: str, plural: str) -> None:
+    """An irregular plural ending a compound pairs like the word itself (firemen had been a kind apart from fireman)."""
+    assert noun_lemmas([plural, singular]) == {plural: singular, singular: singular}
+    vocab = default_vocabulary().with_count_nouns([singular, plural])
+    assert vocab.resolve(singular).kind == vocab.resolve(plural).kind
+
+
+@pytest.mark.parametrize(
+    ("word", "plural"), [("lens", "lenses"), ("gas", "gases"), ("laps", "lapses"), ("Atlas", "atlases")]
+)
+def test_a_word_in_s_beside_itself_plus_es_must_be_mapped(word: str, plural: str) -> None:
+    """lens/lenses are one noun, laps/lapses two: derived lemmas are refused, naming both; a mapping is kept."""
+    base = default_vocabulary()
+    for declare in ([word, plural], [plural, word]):
+        with pytest.raises(UnitRefusal) as info:
+            base.with_count_nouns(declare)
+        assert info.value.reason == "malformed_input"
+        assert f"{word!r} and {plural!r} may be one noun" in str(info.value)
+    with pytest.raises(UnitRefusal, match="may be one noun"):
+        base.with_count_nouns([word]).with_count_nouns([plural])  # across declarations too
+    one = base.with_count_nouns({word: "glass_lens", plural: "glass_lens"})
+    assert one.resolve(word).kind == one.resolve(plural).kind
+    two = base.with_count_nouns({word: "lap_a", plural: "lapse_b"})
+    assert two.resolve(word).kind != two.resolve(plural).kind
+
+
+def test_a_third_surface_tells_a_word_in_s_from_a_plural() -> None:
+    """cop or copse beside cops and copses says they are two nouns: declared from surfaces, two kinds."""
+    for nouns in (["cop", "cops", "copses"], ["copse", "cops", "copses"]):
+        vocab = default_vocabulary().with_count_nouns(nouns)
+        assert vocab.resolve("cops").kind != vocab.resolve("copses").kind
