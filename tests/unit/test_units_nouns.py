@@ -466,7 +466,7 @@ def test_a_word_in_s_beside_itself_plus_es_must_be_mapped(word: str, plural: str
 
 
 def test_a_third_surface_tells_a_word_in_s_from_a_plural() -> None:
-    """cop or copse beside cops and copses says they are two nouns: declared from surfaces, two kinds."""
+    """A cop or a copse beside cops and copses says they are two nouns: declared from surfaces, two kinds."""
     for nouns in (["cop", "cops", "copses"], ["copse", "cops", "copses"]):
         vocab = default_vocabulary().with_count_nouns(nouns)
         assert vocab.resolve("cops").kind != vocab.resolve("copses").kind
