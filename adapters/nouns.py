@@ -61,9 +61,9 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     become one kind, lemma derived), except that a noun one edit from a lexicon surface
     or from another unit surface of the same graph (``feeet``, ``appels`` beside
     ``apples``) is refused instead (:func:`units.nouns.near_misses`), and so is a noun
-    whose amounts no answer reads, when the question asks a unit of ``vocab`` (``mns``
-    or ``USD`` beside minutes or dollars) or when it is written once (``ftess``).  Every
-    proof that relies on a declaration lists it (``count_noun:apples=apple``).
+    whose amounts no answer reads (``mns`` or ``USD`` beside minutes or dollars, ``aps``
+    beside apples; a distractor must be declared explicitly).  Every proof that relies
+    on a declaration lists it (``count_noun:apples=apple``).
 
     Args:
         graph: a :class:`~adapters.MathProblemGraph` or its JSON dict.
@@ -90,10 +90,6 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     _refuse_unread_nouns(problem, written, voc, derived)
     _refuse_nouns_naming_another(written, voc, derived)
     return derived
-
-
-_HOLDING_PATHS = (".quantity.unit", ".operand.unit")
-"""Where a written unit only makes or changes a holding (an initial possession, an add, subtract or transfer)."""
 
 
 def _read_kinds(graph: MathProblemGraph, derived: UnitVocabulary, asked: object) -> set[object]:
@@ -133,22 +129,14 @@ def _kind(vocab: UnitVocabulary, surface: str) -> object:
 def _refuse_unread_nouns(
     graph: MathProblemGraph, written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary
 ) -> None:
-    """Refuse a declared noun whose amounts no answer reads, when it could be a typo or an abbreviation.
+    """Refuse a declared noun whose amounts no answer reads (:func:`_read_kinds`).
 
     Such a noun is what a spelling of a unit looks like when no spelling rule catches it
-    (``ftess`` for ``ft``, ``mns`` for ``min``, ``USD`` for dollars): its amounts would
-    go to a count kind of its own that no answer reads (:func:`_read_kinds`), and the
-    answer would silently leave them out.  It is refused
-
-    * when the question asks a unit of ``base`` (a lexicon unit such as ``minutes`` or
-      ``dollars``, or a noun declared explicitly), however often the noun is written:
-      a kind declared automatically beside it, and never read, is as likely a spelling
-      of a unit of the lexicon as a distractor;
-    * when the question asks a noun declared automatically, only if the noun is written
-      once, as a holding's amount (a distractor such as "3 pears, and 2 more pears"
-      beside apples is kept; near misses of the other nouns are refused before this).
-
-    A genuine distractor refused so must be declared explicitly to be kept.
+    (``ftess`` for ``ft``, ``mns`` for ``min``, ``USD`` for dollars, ``aps`` for apples):
+    its amounts would go to a count kind of its own that no answer reads, and the answer
+    would silently leave them out, however often it is written.  A genuine distractor
+    ("and 3 pears, and 2 more pears" beside a question of apples) changes no answer, so
+    refusing it loses nothing but the convenience: declare it explicitly to keep it.
 
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's first path.
@@ -158,37 +146,15 @@ def _refuse_unread_nouns(
     if asked is None:
         return  # binding refuses the question's unit itself
     read = _read_kinds(graph, derived, asked)
-    asks_base = graph.unknown.unit not in declared
-    counts: dict[str, int] = {}
-    for _, surface in written:
-        counts[surface] = counts.get(surface, 0) + 1
     for path, surface in written:
-        if surface not in declared or _kind(derived, surface) in read:
-            continue
-        if asks_base:
+        if surface in declared and _kind(derived, surface) not in read:
             raise MathGraphError(
                 "unknown_unit",
-                f"{clip(surface)} holds amounts that no answer reads, and the question asks "
-                f"{clip(graph.unknown.unit)}: an abbreviation or a typo the lexicon lacks? Declare it explicitly if it"
-                " is a noun of its own",
+                f"{clip(surface)} holds amounts that no answer reads (the question asks "
+                f"{clip(graph.unknown.unit)}): an abbreviation or a typo of a unit? Declare it explicitly if it is a"
+                " noun of its own",
                 path,
             )
-        if counts[surface] == 1 and _only_holds(graph, path):
-            raise MathGraphError(
-                "unknown_unit",
-                f"{clip(surface)} is written once, as an amount no answer reads (the question asks "
-                f"{clip(graph.unknown.unit)}): a typo of a unit? Declare it explicitly if it is a noun of its own",
-                path,
-            )
-
-
-def _only_holds(graph: MathProblemGraph, path: str) -> bool:
-    """Whether the unit at ``path`` only makes or changes a holding: an initial one, an add, subtract or transfer."""
-    if not path.endswith(_HOLDING_PATHS):
-        return False
-    if not path.startswith("operations["):
-        return True
-    return graph.operations[int(path[11 : path.index("]")])].kind in ("add", "subtract", "transfer")
 
 
 _MIN_COMPOUND_WORDS: Final[int] = 2

@@ -284,7 +284,7 @@ def test_declarations_compose_in_either_order() -> None:
         ("seconds", "hrr", "seconds"),
         ("dollars", "dollarsss", "dollars"),  # two edits of a long word
         ("inches", "feeeet", "inches"),
-        ("yards", "ftess", "feet"),  # three edits: caught as an amount written once that no answer reads
+        ("yards", "ftess", "feet"),  # three edits: caught as an amount that no answer reads
         ("apples", "apels", "apples"),
     ],
 )
@@ -296,8 +296,8 @@ def test_typos_of_any_unit_found_by_the_final_review_are_refused(held: str, typo
     assert info.value.reason == "unknown_unit"
 
 
-def test_a_noun_written_twice_or_asked_for_is_kept() -> None:
-    """A noun written twice (apples) or asked for (pears) is kept: 5 + 1 apples, 3 + 2 pears, asked pears = 5."""
+def test_a_noun_asked_for_is_kept_and_one_no_answer_reads_must_be_declared() -> None:
+    """Asked pears (3 + 2 = 5) are kept; the apples no answer reads are refused until declared explicitly."""
     graph = {
         "entities": ["Sam"],
         "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
@@ -308,7 +308,9 @@ def test_a_noun_written_twice_or_asked_for_is_kept() -> None:
         ],
         "unknown": {"entity": "Sam", "unit": "pears"},
     }
-    vocab = auto_count_nouns(graph)
+    with pytest.raises(MathGraphError, match="'apples' holds amounts that no answer reads"):
+        auto_count_nouns(graph)
+    vocab = auto_count_nouns(graph, default_vocabulary().with_count_nouns(["apples"]))
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
     assert isinstance(answer, Answer)
     assert answer.value == 5
