@@ -15,11 +15,19 @@ from typing import Final
 
 from adapters._common import given_vocabulary
 from adapters.errors import MathGraphError
-from adapters.math_graph import MathProblemGraph, PartitionChunk, Rate, graph_from_dict, unit_surfaces
+from adapters.math_graph import (
+    Comparison,
+    MathProblemGraph,
+    PartitionChunk,
+    Quantity,
+    Rate,
+    graph_from_dict,
+    unit_surfaces,
+)
 from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT
 from units.errors import clip
-from units.nouns import noun_forms
+from units.nouns import declaration_hint, noun_forms
 
 
 def _graph(graph: object) -> MathProblemGraph:
@@ -61,9 +69,10 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     become one kind, lemma derived), except that a noun one edit from a lexicon surface
     or from another unit surface of the same graph (``feeet``, ``appels`` beside
     ``apples``) is refused instead (:func:`units.nouns.near_misses`), and so is a noun
-    whose amounts no answer reads (``mns`` or ``USD`` beside minutes or dollars, ``aps``
-    beside apples; a distractor must be declared explicitly).  Every proof that relies
-    on a declaration lists it (``count_noun:apples=apple``).
+    that splits an entity's amounts between a holding the answer reads and one it does
+    not (``mns`` or ``USD`` beside minutes or dollars, ``aps`` beside apples; a
+    distractor must be declared explicitly).  Every proof that relies on a declaration
+    lists it (``count_noun:apples=apple``).
 
     Args:
         graph: a :class:`~adapters.MathProblemGraph` or its JSON dict.
@@ -76,7 +85,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
 
     Raises:
         MathGraphError: ``unknown_unit`` naming the first near miss and its "did you
-            mean", or the first noun no answer reads (path: where the graph writes it);
+            mean", or the first noun that splits a holding (path: where the graph writes it);
             ``malformed_input`` as :func:`count_nouns_of`.
     """
     voc = given_vocabulary(vocab)
@@ -92,30 +101,8 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     return derived
 
 
-def _read_kinds(graph: MathProblemGraph, derived: UnitVocabulary, asked: object) -> set[object]:
-    """The kinds whose holdings the answer reads: the asked kind, and whatever a read kind is made from.
-
-    A rate's numerator holding is made from its denominator holding, and a partition's
-    result count from its chunk unit's holding, so each makes its source kind read when
-    its own is (a fixpoint over the operations).  A unit that does not resolve is left
-    out: binding refuses it.
-    """
-    sources: list[tuple[object, object]] = []  # (made kind, kind it is made from)
-    for op in graph.operations:
-        operand = op.operand
-        if isinstance(operand, Rate):
-            sources.append((_kind(derived, operand.numerator_unit), _kind(derived, operand.denominator_unit)))
-        elif isinstance(operand, PartitionChunk):
-            sources.append((_kind(derived, operand.result_unit), _kind(derived, operand.unit)))
-    read = {asked}
-    grown = True
-    while grown:
-        grown = False
-        for made, source in sources:
-            if made in read and source is not None and source not in read:
-                read.add(source)
-                grown = True
-    return read
+_Holding = tuple[str, object]
+"""One entity's holding of one kind: ``(entity, registry kind)``."""
 
 
 def _kind(vocab: UnitVocabulary, surface: str) -> object:
@@ -126,35 +113,106 @@ def _kind(vocab: UnitVocabulary, surface: str) -> object:
         return None
 
 
+def _holders(graph: MathProblemGraph, path: str) -> tuple[str, ...]:
+    """The entities whose holdings the unit written at ``path`` (of :func:`unit_surfaces`) names.
+
+    An initial possession's entity; an operation's actor, with a transfer's target and a
+    comparison's reference; none for the question's unit.
+    """
+    if path.startswith("initial_state["):
+        return (graph.initial_state[int(path[14 : path.index("]")])].entity,)
+    if not path.startswith("operations["):
+        return ()
+    op = graph.operations[int(path[11 : path.index("]")])]
+    operand = op.operand
+    reference = (operand.reference_actor,) if isinstance(operand, Comparison) else ()
+    return (op.actor, *((op.target,) if op.target is not None else ()), *reference)
+
+
+def _read_holdings(graph: MathProblemGraph, derived: UnitVocabulary, asked: object) -> set[_Holding]:
+    """The holdings the answer reads: the asked one (each entity's, for a total), and those they depend on.
+
+    A rate's numerator holding is made from its actor's denominator holding, a
+    partition's result count from its actor's holding of the chunk unit, a transfer's
+    target gains what its actor gives, and a comparison ties its actor's holding to its
+    reference's (a multiplicative one in whatever kind either holds), so each makes the
+    other read when its own is (a fixpoint over the operations).  A unit that does not
+    resolve is left out: binding refuses it.
+    """
+    asked_by = graph.entities if graph.unknown.entity is None else (graph.unknown.entity,)
+    read: set[_Holding] = {(entity, asked) for entity in asked_by}
+    links: list[tuple[_Holding, _Holding]] = []  # (read holding, a holding it makes read)
+    tied: list[tuple[str, str]] = []  # entities a multiplicative comparison ties in every kind
+    for op in graph.operations:
+        operand, actor = op.operand, op.actor
+        if isinstance(operand, Rate):
+            links.append(
+                ((actor, _kind(derived, operand.numerator_unit)), (actor, _kind(derived, operand.denominator_unit)))
+            )
+        elif isinstance(operand, PartitionChunk):
+            links.append(((actor, _kind(derived, operand.result_unit)), (actor, _kind(derived, operand.unit))))
+        elif isinstance(operand, Comparison) and operand.delta is not None:
+            kind = _kind(derived, operand.delta.unit)
+            links += [
+                ((actor, kind), (operand.reference_actor, kind)),
+                ((operand.reference_actor, kind), (actor, kind)),
+            ]
+        elif isinstance(operand, Comparison):
+            tied += [(actor, operand.reference_actor), (operand.reference_actor, actor)]
+        elif isinstance(operand, Quantity) and op.target is not None:
+            kind = _kind(derived, operand.unit)
+            links.append(((op.target, kind), (actor, kind)))
+    grown = True
+    while grown:
+        before = len(read)
+        read |= {made for source, made in links if source in read and made[1] is not None}
+        read |= {(other, kind) for one, other in tied for entity, kind in list(read) if entity == one}
+        grown = len(read) > before
+    return read
+
+
 def _refuse_unread_nouns(
     graph: MathProblemGraph, written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary
 ) -> None:
-    """Refuse a declared noun whose amounts no answer reads (:func:`_read_kinds`).
+    """Refuse a declared noun that may split an entity's holding into a part the answer reads and a part it does not.
 
-    Such a noun is what a spelling of a unit looks like when no spelling rule catches it
-    (``ftess`` for ``ft``, ``mns`` for ``min``, ``USD`` for dollars, ``aps`` for apples):
-    its amounts would go to a count kind of its own that no answer reads, and the answer
-    would silently leave them out, however often it is written.  A genuine distractor
-    ("and 3 pears, and 2 more pears" beside a question of apples) changes no answer, so
-    refusing it loses nothing but the convenience: declare it explicitly to keep it.
+    A spelling of a unit that no spelling rule catches (``ftess`` for ``ft``, ``mns`` for
+    ``min``, ``USD`` for dollars, ``aps`` for apples) becomes a count kind of its own, and
+    an entity's amounts then fall into two holdings: if the answer reads one
+    (:func:`_read_holdings`) and not the other, it silently leaves amounts out, however
+    often the noun is written.  So where an entity has a holding the answer reads, every
+    other holding of that entity must be read too when either is of a declared noun.  A
+    genuine distractor ("and 3 pears, and 2 more pears" beside the apples asked) changes
+    no answer, so refusing it loses nothing but the convenience: declare it explicitly to
+    keep it.  An entity whose holdings no answer reads is left alone: whatever its nouns
+    mean, the answer is the same.
 
     Raises:
-        MathGraphError: ``unknown_unit`` at the noun's first path.
+        MathGraphError: ``unknown_unit`` at the declared noun's first path.
     """
     declared = set(base.declarable_nouns(s for _, s in written))
     asked = _kind(derived, graph.unknown.unit)
     if asked is None:
         return  # binding refuses the question's unit itself
-    read = _read_kinds(graph, derived, asked)
+    read = _read_holdings(graph, derived, asked)
+    declared_kinds = {_kind(derived, surface): surface for _, surface in reversed(written) if surface in declared}
+    first_path = {surface: path for path, surface in reversed(written)}
     for path, surface in written:
-        if surface in declared and _kind(derived, surface) not in read:
-            raise MathGraphError(
-                "unknown_unit",
-                f"{clip(surface)} holds amounts that no answer reads (the question asks "
-                f"{clip(graph.unknown.unit)}): an abbreviation or a typo of a unit? Declare it explicitly if it is a"
-                " noun of its own",
-                path,
-            )
+        kind = _kind(derived, surface)
+        for entity in _holders(graph, path):
+            if kind is None or (entity, kind) in read:
+                continue
+            read_kinds = [k for e, k in read if e == entity]
+            nouns = [declared_kinds[k] for k in (kind, *read_kinds) if k in declared_kinds]
+            if read_kinds and nouns:
+                raise MathGraphError(
+                    "unknown_unit",
+                    f"{clip(surface)} of {clip(entity)} holds amounts that no answer reads, while another holding of"
+                    f" {clip(entity)} is read (the question asks {clip(graph.unknown.unit)}): is {clip(nouns[0])} an"
+                    f" abbreviation or a typo of a unit? Declare it explicitly ({declaration_hint(nouns[0])}) if it is"
+                    " a noun of its own",
+                    first_path[nouns[0]],
+                )
 
 
 _MIN_COMPOUND_WORDS: Final[int] = 2
@@ -191,7 +249,8 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocab
                 raise MathGraphError(
                     "unknown_unit",
                     f"{clip(surface)} names the count unit {clip(other)} too: some of the {other}, or a kind of its"
-                    " own? Declare it explicitly to say which",
+                    f" own? Declare it explicitly to say which ({declaration_hint(surface)}, or onto the lemma of"
+                    f" {clip(other)})",
                     path,
                 )
 

@@ -185,6 +185,15 @@ def lemma_id(text: str) -> str:
     return _LEMMA_UNSAFE.sub("_", text.lower()).strip("_")
 
 
+def declaration_hint(surface: str) -> str:
+    """How to declare one noun on the command line, its lemma derived: ``--count-noun pens=pen``.
+
+    A surface with a space is quoted for the shell (``--count-noun "jumping jacks=jumping_jack"``).
+    """
+    flag = f"{surface}={noun_lemmas([surface])[surface]}"
+    return f'--count-noun "{flag}"' if " " in flag else f"--count-noun {flag}"
+
+
 def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
     """One lemma per surface, a singular and its plural sharing one.
 
@@ -465,6 +474,7 @@ __all__ = [
     "MIN_NEAR_MISS_CHARS",
     "UNCHANGED_PLURALS",
     "ambiguous_plural_pairs",
+    "declaration_hint",
     "edit_distance",
     "lemma_id",
     "near_misses",

@@ -25,7 +25,7 @@ from units.dimension import BASE_DIMENSIONS, COUNT, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
-from units.nouns import ambiguous_plural_pairs, lemma_id, near_misses, noun_forms, noun_lemmas
+from units.nouns import ambiguous_plural_pairs, declaration_hint, lemma_id, near_misses, noun_forms, noun_lemmas
 
 MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
@@ -210,6 +210,10 @@ def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
                 "count_nouns",
             )
     return noun_lemmas(surfaces) if len(surfaces) <= _MAX_COUNT_NOUNS else dict.fromkeys(surfaces, "")
+
+
+_NAMED_MISSES: Final[int] = 3
+"""How many further near misses a refusal of automatic declaration names."""
 
 
 def _check_derived_pairs(declared: Mapping[str, str], *, derived: set[object]) -> None:
@@ -728,11 +732,14 @@ class UnitVocabulary:
         if misses:
             written = [*given, *context]  # of two nouns that miss each other, the rarer is named the typo
             noun, hit = min(misses, key=lambda miss: written.count(miss[0]))
-            more = f" ({len(misses) - 1} more near misses)" if len(misses) > 1 else ""
+            others = [f"{other!r} of {near!r}" for other, near in misses if other != noun]
+            named = ", ".join(others[:_NAMED_MISSES]) + (", ..." if len(others) > _NAMED_MISSES else "")
+            more = f" (near misses too: {named})" if others else ""
             raise UnitRefusal(
                 "unknown_unit",
                 f"not declared automatically: a near miss of {hit!r} (another spelling, or a likely typo of it);"
-                f" did you mean {hit!r}?{more} Declare it explicitly if it is a noun of its own.",
+                f" did you mean {hit!r}?{more} Declare it explicitly ({declaration_hint(noun)}) if it is a noun of"
+                " its own.",
                 noun,
             )
         return self.with_count_nouns({**noun_lemmas(fresh), **mapped})
@@ -1005,8 +1012,8 @@ class UnitVocabulary:
                 text += f"; did you mean {hint[0]!r}?"
             if not declared and surface.isalpha() and surface.islower():  # a near surface may be a false friend
                 text += (
-                    " (a count noun such as 'apples' must be declared: UnitVocabulary.with_count_nouns, --count-noun"
-                    " apples=apple, or --count-nouns auto)"
+                    f" (a count noun must be declared: {declaration_hint(surface)}, a record's 'vocab',"
+                    " UnitVocabulary.with_count_nouns, or --count-nouns auto)"
                 )
             return text
 

@@ -296,8 +296,8 @@ def test_typos_of_any_unit_found_by_the_final_review_are_refused(held: str, typo
     assert info.value.reason == "unknown_unit"
 
 
-def test_a_noun_asked_for_is_kept_and_one_no_answer_reads_must_be_declared() -> None:
-    """Asked pears (3 + 2 = 5) are kept; the apples no answer reads are refused until declared explicitly."""
+def test_a_holding_no_answer_reads_beside_one_it_reads_must_be_declared() -> None:
+    """Sam's apples, which no answer reads, beside the pears asked are refused until both are declared: 3 + 2 = 5."""
     graph = {
         "entities": ["Sam"],
         "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
@@ -308,9 +308,11 @@ def test_a_noun_asked_for_is_kept_and_one_no_answer_reads_must_be_declared() -> 
         ],
         "unknown": {"entity": "Sam", "unit": "pears"},
     }
-    with pytest.raises(MathGraphError, match="'apples' holds amounts that no answer reads"):
+    with pytest.raises(MathGraphError, match="'apples' of 'Sam' holds amounts that no answer reads"):
         auto_count_nouns(graph)
-    vocab = auto_count_nouns(graph, default_vocabulary().with_count_nouns(["apples"]))
+    with pytest.raises(MathGraphError, match="is 'pears' an abbreviation or a typo"):
+        auto_count_nouns(graph, default_vocabulary().with_count_nouns(["apples"]))  # pears could spell apples
+    vocab = auto_count_nouns(graph, default_vocabulary().with_count_nouns(["apples", "pears"]))
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
     assert isinstance(answer, Answer)
     assert answer.value == 5

@@ -850,4 +850,4 @@ def test_an_unknown_lowercase_word_is_told_how_to_declare_it(surface: str, hint:
         default_vocabulary().resolve(surface)
     detail = info.value.detail
     assert (hint in detail) if hint is not None else ("did you mean" not in detail)
-    assert "a count noun such as 'apples' must be declared" in detail
+    assert f"a count noun must be declared: --count-noun {surface}=" in detail

@@ -61,7 +61,7 @@ def test_a_noun_written_twice_that_no_answer_reads_is_refused(
         auto_count_nouns(data)
     assert info.value.reason == "unknown_unit"
     assert info.value.path == "operations[0].operand.unit"
-    assert f"'{noun}' holds amounts that no answer reads" in str(info.value)
+    assert f"'{noun}' of '{actor}' holds amounts that no answer reads" in str(info.value)
 
 
 def test_a_distractor_declared_explicitly_is_kept() -> None:
@@ -196,3 +196,109 @@ def test_no_answer_leaves_an_amount_out(
         start=Fraction(5),
     )
     assert answer.value == as_asked, (data, answer)
+
+
+def _op(actor: str, kind: str, **operand: object) -> dict[str, object]:
+    return {"actor": actor, "kind": kind, "operand": operand}
+
+
+def _rate(actor: str, value: int, numerator: str, denominator: str) -> dict[str, object]:
+    return _op(actor, "apply_rate", value=value, numerator_unit=numerator, denominator_unit=denominator)
+
+
+def _story(
+    initial: list[tuple[str, str, int]], operations: list[dict[str, object]], asked: tuple[str | None, str]
+) -> dict[str, object]:
+    return {
+        "entities": ["Ann", "Bo"],
+        "initial_state": [{"entity": e, "quantity": {"unit": u, "value": v}} for e, u, v in initial],
+        "operations": operations,
+        "unknown": {"entity": asked[0], "unit": asked[1]},
+    }
+
+
+SPLIT_HOLDINGS = {
+    # each was certified without the minutes, feet or dollars written in the lexicon's spelling (review, round 2)
+    "the typo is asked": _story([("Ann", "mns", 30)], [_op("Ann", "add", unit="minutes", value=20)], ("Ann", "mns")),
+    "the typo is asked in total": _story(
+        [("Ann", "mns", 30)], [_op("Ann", "add", unit="minutes", value=20)], (None, "mns")
+    ),
+    "a rate reads the typo": _story(
+        [("Ann", "mns", 30)],
+        [_op("Ann", "add", unit="minutes", value=20), _rate("Ann", 2, "dollars", "mns")],
+        ("Ann", "dollars"),
+    ),
+    "a partition reads the typo": _story(
+        [("Ann", "fet s", 50)],
+        [
+            _op("Ann", "add", unit="feet", value=20),
+            _op("Ann", "unit_partition", value=5, unit="fet s", result_unit="bags"),
+        ],
+        ("Ann", "bags"),
+    ),
+    "a rate makes the typo": _story(
+        [("Ann", "hours", 3)],
+        [_rate("Ann", 10, "USD", "hours"), _op("Ann", "add", unit="dollars", value=5)],
+        ("Ann", "USD"),
+    ),
+    "another entity's rate reads the typo": _story(
+        [("Ann", "minutes", 30), ("Bo", "mns", 10)],
+        [
+            _op("Ann", "add", unit="mns", value=20),
+            _rate("Ann", 2, "dollars", "minutes"),
+            _rate("Bo", 2, "dollars", "mns"),
+        ],
+        ("Ann", "dollars"),
+    ),
+    "a rate into a declared noun": _story(
+        [("Ann", "minutes", 50)],
+        [
+            _op("Ann", "add", unit="mts", value=10),
+            _op("Ann", "add", unit="mts", value=10),
+            _rate("Ann", 4, "marbles", "minutes"),
+        ],
+        ("Ann", "marbles"),
+    ),
+    "a dozen beside eggs": _story([("Ann", "dozen", 2)], [_op("Ann", "add", unit="eggs", value=5)], ("Ann", "eggs")),
+    "a comparison ties the typo's holder": _story(
+        [("Bo", "mns", 3)],
+        [_op("Ann", "compare_multiplicative", reference_actor="Bo", direction="times", factor=2)],
+        ("Ann", "minutes"),
+    ),
+    "a transfer ties the typo's holder": _story(
+        [("Ann", "minutes", 5), ("Bo", "mns", 9)],
+        [{"actor": "Bo", "kind": "transfer", "operand": {"unit": "minutes", "value": 2}, "target": "Ann"}],
+        ("Ann", "minutes"),
+    ),
+}
+
+
+@pytest.mark.parametrize("story", SPLIT_HOLDINGS.values(), ids=SPLIT_HOLDINGS.keys())
+def test_a_holding_split_between_a_read_and_an_unread_kind_is_refused(story: dict[str, object]) -> None:
+    """An entity's amounts in two kinds, one read and one not, one of them declared automatically: unknown_unit."""
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert info.value.reason == "unknown_unit"
+    assert "an abbreviation or a typo of a unit?" in str(info.value)
+
+
+def test_a_noun_of_an_entity_no_answer_reads_is_kept() -> None:
+    """Bo's pens change no answer about Ann's minutes, whatever they mean: 5 + 2 minutes."""
+    data = _story(
+        [("Ann", "minutes", 5), ("Bo", "pens", 3)],
+        [_op("Bo", "add", unit="pens", value=1), _op("Ann", "add", unit="minutes", value=2)],
+        ("Ann", "minutes"),
+    )
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (7, "minutes")
+
+
+def test_a_transfer_from_an_entity_no_answer_otherwise_reads_is_kept() -> None:
+    """Ann gives Bo 2 of her 5 apples: Bo's 2 apples, though no answer reads Ann's."""
+    data = _story(
+        [("Ann", "apples", 5)],
+        [{"actor": "Ann", "kind": "transfer", "operand": {"unit": "apples", "value": 2}, "target": "Bo"}],
+        ("Bo", "apples"),
+    )
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (2, "apples")
