@@ -180,12 +180,13 @@ def _refuse_unread_nouns(
     ``min``, ``USD`` for dollars, ``aps`` for apples) becomes a count kind of its own, and
     an entity's amounts then fall into two holdings: if the answer reads one
     (:func:`_read_holdings`) and not the other, it silently leaves amounts out, however
-    often the noun is written.  So where an entity has a holding the answer reads, every
-    other holding of that entity must be read too when either is of a declared noun.  A
-    genuine distractor ("and 3 pears, and 2 more pears" beside the apples asked) changes
-    no answer, so refusing it loses nothing but the convenience: declare it explicitly to
-    keep it.  An entity whose holdings no answer reads is left alone: whatever its nouns
-    mean, the answer is the same.
+    often the noun is written.  So a declared noun's kind must be read in some holding,
+    and where an entity has a holding the answer reads, every other holding of that
+    entity must be read too when either is of a declared noun (an entity no answer reads
+    may hold what a transfer gave it: the ``marbles`` Anna gives Ben).  A genuine
+    distractor ("and 3 pears, and 2 more pears" beside the apples asked) changes no
+    answer, so refusing it loses nothing but the convenience: declare it explicitly to
+    keep it.
 
     Raises:
         MathGraphError: ``unknown_unit`` at the declared noun's first path.
@@ -197,8 +198,17 @@ def _refuse_unread_nouns(
     read = _read_holdings(graph, derived, asked)
     declared_kinds = {_kind(derived, surface): surface for _, surface in reversed(written) if surface in declared}
     first_path = {surface: path for path, surface in reversed(written)}
+    kinds_read = {kind for _, kind in read}
     for path, surface in written:
         kind = _kind(derived, surface)
+        if kind in declared_kinds and kind not in kinds_read:
+            raise MathGraphError(
+                "unknown_unit",
+                f"{clip(surface)} holds amounts that no answer reads (the question asks {clip(graph.unknown.unit)}):"
+                f" an abbreviation or a typo of a unit? Declare it explicitly ({declaration_hint(surface)}) if it is a"
+                " noun of its own",
+                path,
+            )
         for entity in _holders(graph, path):
             if kind is None or (entity, kind) in read:
                 continue
