@@ -83,8 +83,11 @@ LANE_CASE_CARRIED: Final[tuple[str, ...]] = ("id", "vocab", "policy")
 
 
 def is_lane_case(record: object) -> bool:
-    """True for a bundled lane case: an object with ``input`` and ``expect`` (``evals/lanes/*.jsonl``)."""
-    return isinstance(record, dict) and "input" in record and "expect" in record
+    """True for a lane case (``evals/lanes/*.jsonl``): an object with ``input`` and ``expect`` or ``format``.
+
+    A case without ``expect`` carries no gold: ``check`` verifies it, ``score`` counts it an error.
+    """
+    return isinstance(record, dict) and "input" in record and ("expect" in record or "format" in record)
 
 
 def lane_case_input(record: Mapping[str, object], *, decode: bool = True) -> object:

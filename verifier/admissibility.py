@@ -558,7 +558,7 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     deps = [_operand(vocab, table, dep, roles.get(dep, "operand")) for dep in sorted(eq.dependencies)]
     literal = None
     if eq.literal_unit is not None:
-        literal = _Operand("<literal>", None, _resolve(vocab, eq.literal_unit, "literal_unit"))
+        literal = _Operand("<literal>", None, _resolve(vocab, eq.literal_unit, f"{eq.lhs_symbol_id}.literal_unit"))
     lhs = _binding(table, eq.lhs_symbol_id)
     lhs_ref = None
     if lhs is not None and lhs.unit is not None and lhs.symbol_id not in eq.dependencies:

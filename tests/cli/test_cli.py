@@ -40,6 +40,16 @@ def test_check_prints_one_line_per_equation_and_answer(tmp_path: Path) -> None:
     assert "answer unknown_ana_inches: 63 inches" in text
 
 
+def test_check_reads_a_lane_case_without_its_expect(tmp_path: Path) -> None:
+    """A lane case with its expect removed is still a lane case: its input is checked (it had been refused)."""
+    path = tmp_path / "lane.jsonl"
+    path.write_text(json.dumps({"id": "ana-1", "format": "math_graph", "input": GRAPH}) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 0
+    assert "lane.jsonl (ana-1) [math_graph]" in text
+    assert "answer unknown_ana_inches: 63 inches" in text
+
+
 def test_check_jsonl_with_count_nouns_and_refusals(tmp_path: Path) -> None:
     """Check on JSONL: an undeclared noun refuses (exit 1); declaring it answers (exit 0)."""
     graph = {

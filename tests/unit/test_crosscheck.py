@@ -259,6 +259,7 @@ def test_the_lane_case_envelope_lends_its_id_vocab_and_policy() -> None:
     }
     assert is_lane_case(case)
     assert not is_lane_case({"input": {}})
+    assert is_lane_case({"format": "math_graph", "input": {}})  # no gold, but the envelope of one
     inner = lane_case_input(case)
     assert inner == {"entities": ["A"], "id": "c1", "vocab": {"count_nouns": {"pies": "pie"}}}
     assert lane_case_input({"input": '{"a": 1}', "expect": {}}) == {"a": 1}
