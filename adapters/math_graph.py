@@ -50,7 +50,7 @@ from adapters.errors import MathGraphError
 from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
-from units.exact import format_exact
+from units.exact import format_exact, is_text, type_kind
 from units.vocabulary import PER
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding, check_equation
 from verifier.admissibility import remember_verdicts
@@ -351,6 +351,7 @@ class MathProblemGraph(_JsonValue):
         if len(set(self.entities)) != len(self.entities):
             dup = next(e for e in self.entities if self.entities.count(e) > 1)
             raise MathGraphError("malformed_input", f"duplicate entity {dup!r}", "entities")
+        _check_record_types(self)
         known = set(self.entities)
         held: dict[tuple[str, str], Fraction] = {}
         for i, poss in enumerate(self.initial_state):
@@ -428,6 +429,35 @@ def _check_number(number: object, part: str, index: int, field: str) -> None:
         " (graph_from_dict reads strings, floats and Decimals as SPEC §4 says)",
         f"{part}[{index}].{field}",
     )
+
+
+def _check_record_types(graph: MathProblemGraph) -> None:
+    """Check a graph built in Python holds its own records, and text in every unit field.
+
+    :func:`graph_from_dict` builds only such graphs; a caller constructing one directly
+    may not (``Unknown(entity="A", unit=5)`` had raised ``AttributeError`` deep in binding).
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field.
+    """
+    parts: tuple[tuple[str, object, type], ...] = (
+        *((f"initial_state[{i}]", p, InitialPossession) for i, p in enumerate(graph.initial_state)),
+        *((f"operations[{i}]", op, Operation) for i, op in enumerate(graph.operations)),
+        ("unknown", graph.unknown, Unknown),
+    )
+    for path, part, cls in parts:
+        if not isinstance(part, cls):
+            raise MathGraphError("malformed_input", f"expected a {cls.__name__}, found {type_kind(part)}", path)
+    for i, poss in enumerate(graph.initial_state):
+        if not isinstance(poss.quantity, Quantity):
+            raise MathGraphError(
+                "malformed_input",
+                f"expected a Quantity, found {type_kind(poss.quantity)}",
+                f"initial_state[{i}].quantity",
+            )
+    for path, surface in unit_surfaces(graph):
+        if not is_text(surface):
+            name(surface, path)  # raises, saying what was found
 
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:

@@ -23,6 +23,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
+from units.errors import UnitRefusal
+from units.exact import type_kind
+
 IRREGULAR_PLURALS: Final[Mapping[str, str]] = {
     # irregular and unchanged plurals (the lexicon's own count lemmas included, so a
     # reader's "people" maps where the lexicon maps it)
@@ -194,6 +197,23 @@ def declaration_hint(surface: str) -> str:
     return f'--count-noun "{flag}"' if " " in flag else f"--count-noun {flag}"
 
 
+def _given_surfaces(surfaces: object) -> list[str]:
+    """The distinct strings of a collection of surfaces, in order.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for one string (it would be read letter by
+            letter), no collection, or an item that is no string.
+    """
+    if isinstance(surfaces, (str, bytes)) or not isinstance(surfaces, Iterable):
+        one = " (not one string)" if isinstance(surfaces, (str, bytes)) else ""
+        raise UnitRefusal("malformed_input", f"surfaces must be a collection of strings{one}", type_kind(surfaces))
+    items = list(surfaces)
+    bad = [s for s in items if not isinstance(s, str)]
+    if bad:
+        raise UnitRefusal("malformed_input", f"a surface is a string, found {type_kind(bad[0])}", "surfaces")
+    return list(dict.fromkeys(items))
+
+
 def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
     """One lemma per surface, a singular and its plural sharing one.
 
@@ -212,10 +232,13 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
         ``firemen`` beside ``fireman`` (each had been a kind of its own, so a total left
         the other out).  A word in ``s`` beside itself plus ``es`` (``lens`` and
         ``lenses``, but also ``laps`` and ``lapses``) keeps two lemmas here;
-        :func:`ambiguous_plural_pairs` finds them for a caller to refuse.
+        :func:`ambiguous_pairs` finds them for a caller to refuse.
         Deterministic: the same surfaces give the same lemmas whatever their order.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for one string, no collection, or an item that is no string.
     """
-    given = list(dict.fromkeys(surfaces))
+    given = _given_surfaces(surfaces)
     spelled = {s.lower() for s in given}
     own: dict[str, str] = {}  # each surface's lemma by its own candidates
     for surface in given:
@@ -228,7 +251,7 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
             head, last = _words(surface)
             for plural in rule(last):
                 plural_of.setdefault(head + plural, surface)
-    kinds = Counter(own.values())
+    kinds = Counter(own[s] for s in {s.lower(): s for s in given}.values())  # Firemen and firemen are one
     out: dict[str, str] = {}
     for surface in given:
         single = plural_of.get(surface.lower(), surface)
@@ -237,25 +260,73 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def ambiguous_plural_pairs(surfaces: Iterable[str]) -> list[tuple[str, str]]:
-    """The pairs of surfaces that may be a singular and its plural, or two plurals: ``lens``/``lenses``, ``laps``/``lapses``.
+def possible_singulars(surface: str) -> frozenset[str]:
+    """Every singular a surface may be the plural of, and the surface itself, lower-cased.
 
-    A word ending in ``s`` beside itself plus ``es`` is a singular and its plural when
-    it is one noun (``lens``, ``gas``, ``atlas``) and the plurals of two nouns when it is
-    a plural itself (``laps`` and ``lapses``, ``cops`` and ``copses``); spelling cannot
-    tell which, unless a third surface does: ``cop`` or ``copse`` beside them says they
-    are two.  Compared case-insensitively.
+    Its singular candidates (:func:`singular_candidates`), and what the plurals
+    :func:`noun_lemmas` pairs undo: ``-oes`` (``dominoes``: ``domino``), ``-ses`` and
+    ``-sses`` after an ``s`` (``lenses``: ``lens``, ``gasses``: ``gas``), the classical
+    endings (``indices``: ``index``, ``cacti``: ``cactus``) and irregular compounds
+    (``firemen``: ``fireman``).  Only the last word is singularized.
+    """
+    head, last = _words(surface)
+    out = {last, *singular_candidates(last)}
+    if last.endswith("oes"):
+        out.add(last[:-2])
+    if last.endswith("sses"):
+        out.add(last[:-3])
+    if last.endswith("ses"):
+        out.add(last[:-2])
+    out.update(
+        last[: -len(plural)] + end
+        for end, plural, shortest in _CLASSICAL_PLURALS
+        if last.endswith(plural) and len(last) - len(plural) + len(end) >= shortest
+    )
+    out.update(
+        last[: -len(plural)] + end for end, plural in _COMPOUND_IRREGULARS if last.endswith(plural) and last != plural
+    )
+    out.update(single for plural, single in IRREGULAR_PLURALS.items() if last == plural)
+    return frozenset(head + word for word in out)
+
+
+def ambiguous_pairs(lemmas: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The pairs of surfaces given two lemmas that may be one noun: ``lens``/``lenses``, ``indices``/``indexes``.
+
+    Two surfaces may be one noun when their :func:`possible_singulars` meet: a word in
+    ``s`` and itself plus ``es`` (``lens``, ``lenses``; but ``laps``, ``lapses`` are two),
+    two plurals of one singular (``indices``, ``indexes``; ``cacti``, ``cactuses``), or a
+    singular and a plural declared apart (``fireman``, then ``firemen``).  Spelling
+    cannot tell, unless a third surface does: a surface whose singular candidate is
+    another given surface has its reading (``cop`` or ``copse`` beside ``cops`` and
+    ``copses`` says they are two).  Compared case-insensitively.
+
+    Args:
+        lemmas: surface → lemma (a declaration).
 
     Returns:
-        ``(word, word + "es")`` pairs as written, in sorted order, with neither
-        ``word`` minus ``s`` nor ``word + "e"`` among the surfaces.
+        ``(surface, surface)`` pairs as written, each sorted, in sorted order.
+
+    Raises:
+        TypeError: for a ``lemmas`` that is no mapping of strings (callers check first).
     """
-    by_lower = {s.lower(): s for s in surfaces}
-    return [
-        (s, by_lower[low + "es"])
-        for low, s in sorted(by_lower.items())
-        if low.endswith("s") and low + "es" in by_lower and low[:-1] not in by_lower and low + "e" not in by_lower
-    ]
+    spelled = {s.lower() for s in lemmas}
+
+    def explained(surface: str) -> bool:
+        return any(k in spelled and k != surface.lower() for k in singular_keys(surface))
+
+    by_singular: dict[str, list[str]] = {}
+    for surface in sorted(lemmas):
+        if not explained(surface):
+            for single in possible_singulars(surface):
+                by_singular.setdefault(single, []).append(surface)
+    pairs = {
+        (a, b)
+        for group in by_singular.values()
+        for i, a in enumerate(group)
+        for b in group[i + 1 :]
+        if lemmas[a] != lemmas[b] and a.lower() != b.lower()
+    }
+    return sorted(pairs)
 
 
 _COMPOUND_IRREGULARS: Final[tuple[tuple[str, str], ...]] = (
@@ -269,7 +340,7 @@ _COMPOUND_IRREGULARS: Final[tuple[tuple[str, str], ...]] = (
 """Irregular plurals that also end compounds written as one word, as (singular ending, plural ending)."""
 
 _CLASSICAL_PLURALS: Final[tuple[tuple[str, str, int], ...]] = (
-    ("is", "es", 5),  # crisis, thesis, analysis
+    ("is", "es", 4),  # axis, crisis, thesis, analysis
     ("ex", "ices", 5),  # index, vertex
     ("ix", "ices", 5),  # matrix, appendix
     ("us", "i", 6),  # radius, alumnus (not minus/mini)
@@ -372,12 +443,17 @@ def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: 
     """Whether two surfaces of one input are near misses of each other.
 
     They are *one noun* when one, as written, is a spelling of the other (``apples`` and
-    ``Apple``) and both got one lemma; otherwise they miss each other when they share an
+    ``Apple``) or both may be plurals of one singular (``firemen`` and ``fireman``:
+    :func:`possible_singulars`), and both got one lemma; otherwise they miss each other when they share an
     unwritten spelling (``puppie`` and ``puppy`` both pluralize to ``puppies``) or some
     spellings of theirs are one edit apart.
     """
     mine, theirs = forms[noun], forms[other]
-    written = noun.casefold() in theirs or other.casefold() in mine
+    written = (
+        noun.casefold() in theirs
+        or other.casefold() in mine
+        or bool(possible_singulars(noun) & possible_singulars(other))
+    )
     if written:
         return lemmas[noun] != lemmas[other]
     return bool(mine & theirs) or any(typo_apart(a, b) for a in mine for b in theirs)
@@ -473,7 +549,7 @@ __all__ = [
     "LONG_WORD_CHARS",
     "MIN_NEAR_MISS_CHARS",
     "UNCHANGED_PLURALS",
-    "ambiguous_plural_pairs",
+    "ambiguous_pairs",
     "declaration_hint",
     "edit_distance",
     "lemma_id",
@@ -482,6 +558,7 @@ __all__ = [
     "noun_lemmas",
     "one_edit_apart",
     "plural_forms",
+    "possible_singulars",
     "singular_candidates",
     "singular_keys",
     "typo_apart",

@@ -25,7 +25,16 @@ from units.dimension import BASE_DIMENSIONS, COUNT, DimensionVector
 from units.errors import LazyDetailRefusal, UnitRefusal
 from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
-from units.nouns import ambiguous_plural_pairs, declaration_hint, lemma_id, near_misses, noun_forms, noun_lemmas
+from units.nouns import (
+    ambiguous_pairs,
+    declaration_hint,
+    lemma_id,
+    near_misses,
+    noun_forms,
+    noun_lemmas,
+    possible_singulars,
+)
+from units.reasons import UnitReason
 
 MAX_SURFACE_CHARS: Final[int] = 128
 """Longest unit text accepted (``input_too_large`` beyond)."""
@@ -193,7 +202,7 @@ def _surface_strings(surfaces: object, name: str) -> list[str]:
 def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
     """Surfaces as a reader wrote them, each with its lemma (:func:`units.nouns.noun_lemmas`).
 
-    Beyond :data:`_MAX_COUNT_NOUNS` surfaces no lemma is derived (the caller refuses the size).
+    Beyond :data:`_MAX_COUNT_NOUNS` surfaces (duplicates counted) is ``input_too_large``.
 
     Raises:
         UnitRefusal: ``malformed_input`` for a surface that is not a string or not a count noun's text.
@@ -209,31 +218,42 @@ def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
                 surface,
                 "count_nouns",
             )
-    return noun_lemmas(surfaces) if len(surfaces) <= _MAX_COUNT_NOUNS else dict.fromkeys(surfaces, "")
+    if len(surfaces) > _MAX_COUNT_NOUNS:
+        raise UnitRefusal("input_too_large", "more than 10,000 count nouns", f"{_MAX_COUNT_NOUNS + 1}+", "count_nouns")
+    return noun_lemmas(surfaces)
 
+
+MAX_AUTO_NOUNS: Final[int] = 64
+"""The most nouns one input may have declared automatically: the near-miss check compares every pair of them, and
+a word problem has a handful (a bad-input trial's 1,000 distinct nouns had taken four minutes)."""
 
 _NAMED_MISSES: Final[int] = 3
 """How many further near misses a refusal of automatic declaration names."""
 
 
-def _check_derived_pairs(declared: Mapping[str, str], *, derived: set[object]) -> None:
-    """Refuse derived lemmas that split a word in ``s`` from itself plus ``es`` (:func:`units.nouns.ambiguous_plural_pairs`).
+def _check_derived_pairs(
+    declared: Mapping[str, str], *, derived: set[object], reason: UnitReason = "malformed_input"
+) -> None:
+    """Refuse derived lemmas that split two surfaces which may be one noun (:func:`units.nouns.ambiguous_pairs`).
 
     ``lens`` and ``lenses`` are one noun and ``laps`` and ``lapses`` two, and spelling
-    cannot tell them apart; as two kinds, a total of lenses would leave the lens out.
-    A pair that a mapping declared, or that the derivation put onto one lemma, passes.
+    cannot tell them apart; so are ``indices`` and ``indexes``, or ``fireman`` declared
+    before ``firemen``.  As two kinds, a total of one would leave the other out.  A pair
+    that a mapping declared, or that the derivation put onto one lemma, passes.
 
     Raises:
-        UnitRefusal: ``malformed_input`` naming the pair, when either was derived now.
+        UnitRefusal: ``reason`` naming the pair and the mapping that makes them one noun,
+            when either was derived now.
     """
-    for word, plural in ambiguous_plural_pairs(declared):
-        if (word in derived or plural in derived) and declared[word] != declared[plural]:
-            lemma = lemma_id(word)
+    for first, second in ambiguous_pairs(declared):
+        if first in derived or second in derived:
+            common = possible_singulars(first) & possible_singulars(second)
+            lemma = lemma_id(min(common, key=lambda word: (len(word), word)))
             raise UnitRefusal(
-                "malformed_input",
-                f"{word!r} and {plural!r} may be one noun (a lens, two lenses) or two (laps, lapses): declare"
-                f" their lemmas ({{{word!r}: {lemma!r}, {plural!r}: {lemma!r}}} makes them one noun)",
-                (word, plural),
+                reason,
+                f"{first!r} and {second!r} may be one noun (a lens, two lenses) or two (laps, lapses): declare"
+                f" their lemmas ({{{first!r}: {lemma!r}, {second!r}: {lemma!r}}} makes them one noun)",
+                (first, second),
                 "count_nouns",
             )
 
@@ -703,14 +723,23 @@ class UnitVocabulary:
         Raises:
             UnitRefusal: ``malformed_input`` when ``surfaces`` or ``context`` is one string
                 or no collection (a string would be read letter by letter); ``unknown_unit``
-                naming the first near miss, with "did you mean" (and how many more there
-                are); as :meth:`with_count_nouns` otherwise.
+                naming the first near miss, with "did you mean" (and the others), or a
+                pair that may be one noun (:func:`units.nouns.ambiguous_pairs`);
+                ``input_too_large`` for more than :data:`MAX_AUTO_NOUNS` nouns to
+                declare; as :meth:`with_count_nouns` otherwise.
         """
         given = _surface_strings(surfaces, "surfaces")
         context = _surface_strings(context, "context")
         nouns = self.declarable_nouns(given)
         if not nouns:
             return self
+        if len(nouns) > MAX_AUTO_NOUNS:  # the near-miss check compares every pair
+            raise UnitRefusal(
+                "input_too_large",
+                f"more than {MAX_AUTO_NOUNS} nouns to declare automatically in one input; declare them explicitly",
+                len(nouns),
+                "count_nouns",
+            )
         declared: dict[str, str] = {}  # a spelling of a noun declared before -> its lemma
         for surface, lemma in self._parts.count_nouns:
             for form in noun_forms(surface):
@@ -742,7 +771,9 @@ class UnitVocabulary:
                 " its own.",
                 noun,
             )
-        return self.with_count_nouns({**noun_lemmas(fresh), **mapped})
+        declaring = {**noun_lemmas(fresh), **mapped}
+        _check_derived_pairs({**dict(self._parts.count_nouns), **declaring}, derived=set(fresh), reason="unknown_unit")
+        return self.with_count_nouns(declaring)
 
     def _derive(self, parts: _Parts, added: Mapping[str, str]) -> UnitVocabulary:
         """A vocabulary of ``parts`` that adds the count nouns ``added`` to this one, without a registry rebuild.
@@ -1220,6 +1251,7 @@ def default_vocabulary() -> UnitVocabulary:
 
 __all__ = [
     "DERIVED_CACHE_SIZE",
+    "MAX_AUTO_NOUNS",
     "MAX_SURFACE_CHARS",
     "PER",
     "RESERVED_NAMES",

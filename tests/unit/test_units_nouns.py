@@ -16,6 +16,7 @@ from adapters import (
 )
 from units import UnitRefusal, default_vocabulary
 from units.nouns import near_misses, noun_lemmas, one_edit_apart, singular_candidates
+from units.vocabulary import MAX_AUTO_NOUNS
 from verifier import Answer, verify
 
 PLURALS = [
@@ -474,3 +475,83 @@ def test_a_third_surface_tells_a_word_in_s_from_a_plural() -> None:
     for nouns in (["cop", "cops", "copses"], ["copse", "cops", "copses"]):
         vocab = default_vocabulary().with_count_nouns(nouns)
         assert vocab.resolve("cops").kind != vocab.resolve("copses").kind
+
+
+def test_a_capitalised_plural_does_not_keep_a_plural_from_its_singular() -> None:
+    """Firemen beside firemen is one surface for pairing: all three are fireman (firemen had stayed a kind apart)."""
+    assert noun_lemmas(["fireman", "firemen", "Firemen"]) == {
+        "fireman": "fireman",
+        "firemen": "fireman",
+        "Firemen": "fireman",
+    }
+    graph = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "grandchildren", "value": 3}}],
+        "operations": [
+            {"actor": "Ann", "kind": "add", "operand": {"unit": "Grandchildren", "value": 1}},
+            {"actor": "Ann", "kind": "add", "operand": {"unit": "grandchild", "value": 1}},
+            {"actor": "Ann", "kind": "add", "operand": {"unit": "grandchild", "value": 1}},
+        ],
+        "unknown": {"entity": "Ann", "unit": "grandchildren"},
+    }
+    vocab = auto_count_nouns(graph)
+    (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
+    assert isinstance(answer, Answer)
+    assert answer.value == 6  # had been 4 grandchildren (bad-input trial)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "lemma"),
+    [
+        ("gas", "gasses", "gas"),
+        ("indexes", "indices", "index"),  # two plurals of one singular, which is not given
+        ("cacti", "cactuses", "cactus"),
+        ("lens", "lenses", "lens"),
+    ],
+)
+def test_two_surfaces_that_may_be_one_noun_are_refused_with_the_mapping(first: str, second: str, lemma: str) -> None:
+    """Each had split into two kinds (2 gasses + 1 gas was 2 gasses); the refusal names the one-noun mapping."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_count_nouns([second, first])
+    assert info.value.reason == "malformed_input"
+    assert f"{{{first!r}: {lemma!r}, {second!r}: {lemma!r}}} makes them one noun" in str(info.value)
+
+
+def test_axes_beside_axis_is_its_plural() -> None:
+    """The classical -is/-es pair reaches four-letter words: 2 axes and 1 axis are one kind (had been 2 axes)."""
+    vocab = default_vocabulary().with_count_nouns(["axis", "axes"])
+    assert vocab.resolve("axis").kind == vocab.resolve("axes").kind
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [(["fireman"], ["firemen"]), ({"domino": "domino"}, ["dominoes"]), (["crisis"], ["crises"])],
+)
+def test_a_plural_declared_after_its_singular_is_refused_not_split(before: object, after: list[str]) -> None:
+    """Declared in two steps the pairing could not see the first: refused now, naming both (had been two kinds)."""
+    first = default_vocabulary().with_count_nouns(before)  # type: ignore[arg-type]
+    with pytest.raises(UnitRefusal, match="may be one noun"):
+        first.with_count_nouns(after)
+
+
+@pytest.mark.parametrize("surfaces", [None, 5, [5], [None], "lens", [["x"]]])
+def test_noun_lemmas_refuses_what_is_no_collection_of_strings(surfaces: object) -> None:
+    """A public helper refuses malformed_input, where it had raised TypeError or read a string letter by letter."""
+    with pytest.raises(UnitRefusal) as info:
+        noun_lemmas(surfaces)  # type: ignore[arg-type]
+    assert info.value.reason == "malformed_input"
+
+
+def test_more_than_ten_thousand_surfaces_are_too_large_even_when_repeated() -> None:
+    """10,001 copies of apples had been refused as a bad lemma ''; they are input_too_large."""
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_count_nouns(["apples"] * 10_001)
+    assert info.value.reason == "input_too_large"
+
+
+def test_automatic_declaration_of_too_many_nouns_is_refused() -> None:
+    """Past MAX_AUTO_NOUNS nouns in one input auto declaration is input_too_large (1,000 had taken four minutes)."""
+    nouns = [f"widget{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_AUTO_NOUNS + 1)]
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().with_auto_count_nouns(nouns)
+    assert info.value.reason == "input_too_large"

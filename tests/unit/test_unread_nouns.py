@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adapters import MathGraphError, auto_count_nouns, bind_math_problem_graph, graph_from_dict
+from adapters.math_graph import InitialPossession, MathProblemGraph, Quantity, Unknown
 from units import UnitRefusal, default_vocabulary
 from verifier import Answer, verify
 
@@ -317,3 +318,16 @@ def test_a_transfer_from_an_entity_no_answer_otherwise_reads_is_kept() -> None:
     )
     answer = _answer(data)
     assert (answer.value, answer.unit) == (2, "apples")
+
+
+@pytest.mark.parametrize("unit", [5, None, b"x", ("a",), Fraction(1)])
+def test_a_graph_built_in_python_with_a_unit_that_is_no_text_is_refused(unit: object) -> None:
+    """MathProblemGraph(...) refuses malformed_input at the field, where auto declaration had raised AttributeError."""
+    with pytest.raises(MathGraphError) as info:
+        MathProblemGraph(
+            entities=("Ann",),
+            initial_state=(InitialPossession(entity="Ann", quantity=Quantity(value=Fraction(1), unit=unit)),),  # type: ignore[arg-type]
+            operations=(),
+            unknown=Unknown(entity="Ann", unit="apples"),
+        )
+    assert (info.value.reason, info.value.path) == ("malformed_input", "initial_state[0].quantity.unit")
