@@ -11,23 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final
+from fractions import Fraction
+from typing import Any, Final
 
 from adapters._common import given_vocabulary
 from adapters.errors import MathGraphError
-from adapters.math_graph import (
-    Comparison,
-    MathProblemGraph,
-    PartitionChunk,
-    Quantity,
-    Rate,
-    graph_from_dict,
-    unit_surfaces,
-)
+from adapters.math_graph import MathProblemGraph, bind_math_problem_graph, graph_from_dict, unit_surfaces
 from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT
 from units.errors import clip
+from units.exact import format_exact
 from units.nouns import declaration_hint, noun_forms
+from verifier import Answer, verify
 
 
 def _graph(graph: object) -> MathProblemGraph:
@@ -69,10 +64,10 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     become one kind, lemma derived), except that a noun one edit from a lexicon surface
     or from another unit surface of the same graph (``feeet``, ``appels`` beside
     ``apples``) is refused instead (:func:`units.nouns.near_misses`), and so is a noun
-    that splits an entity's amounts between a holding the answer reads and one it does
-    not (``mns`` or ``USD`` beside minutes or dollars, ``aps`` beside apples; a
-    distractor must be declared explicitly).  Every proof that relies on a declaration
-    lists it (``count_noun:apples=apple``).
+    whose meaning the answer depends on: one that, written as another unit of the graph,
+    changes the certified answer (``mns`` or ``USD`` beside minutes or dollars, ``aps``
+    beside apples; a distractor of that kind must be declared explicitly).  Every proof
+    that relies on a declaration lists it (``count_noun:apples=apple``).
 
     Args:
         graph: a :class:`~adapters.MathProblemGraph` or its JSON dict.
@@ -85,7 +80,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
 
     Raises:
         MathGraphError: ``unknown_unit`` naming the first near miss and its "did you
-            mean", or the first noun that splits a holding (path: where the graph writes it);
+            mean", or the first noun the answer depends on (path: where the graph writes it);
             ``malformed_input`` as :func:`count_nouns_of`.
     """
     voc = given_vocabulary(vocab)
@@ -96,13 +91,13 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     except UnitRefusal as exc:
         path = next((p for p, surface in written if surface == exc.subject), "")
         raise MathGraphError(exc.reason, exc.explain(), path) from None
-    _refuse_unread_nouns(problem, written, voc, derived)
     _refuse_nouns_naming_another(written, voc, derived)
+    _refuse_meaning_dependent_nouns(problem, written, voc, derived)
     return derived
 
 
-_Holding = tuple[str, object]
-"""One entity's holding of one kind: ``(entity, registry kind)``."""
+_UNIT_FIELDS: Final[frozenset[str]] = frozenset({"unit", "numerator_unit", "denominator_unit", "result_unit"})
+"""The keys of a math graph's JSON layout that hold a unit surface."""
 
 
 def _kind(vocab: UnitVocabulary, surface: str) -> object:
@@ -113,115 +108,110 @@ def _kind(vocab: UnitVocabulary, surface: str) -> object:
         return None
 
 
-def _holders(graph: MathProblemGraph, path: str) -> tuple[str, ...]:
-    """The entities whose holdings the unit written at ``path`` (of :func:`unit_surfaces`) names.
+def _respelled(data: Mapping[str, object], surfaces: frozenset[str], other: str) -> dict[str, Any]:
+    """A math graph's JSON layout with every unit in ``surfaces`` written as ``other`` instead.
 
-    An initial possession's entity; an operation's actor, with a transfer's target and a
-    comparison's reference; none for the question's unit.
+    Two initial possessions of one entity that the respelling makes one unit are one
+    possession of their sum ("30 minutes and 10 mns" read as 40 minutes).
     """
-    if path.startswith("initial_state["):
-        return (graph.initial_state[int(path[14 : path.index("]")])].entity,)
-    if not path.startswith("operations["):
-        return ()
-    op = graph.operations[int(path[11 : path.index("]")])]
-    operand = op.operand
-    reference = (operand.reference_actor,) if isinstance(operand, Comparison) else ()
-    return (op.actor, *((op.target,) if op.target is not None else ()), *reference)
+
+    def walk(item: object) -> object:
+        if isinstance(item, dict):
+            return {
+                key: other if key in _UNIT_FIELDS and value in surfaces else walk(value) for key, value in item.items()
+            }
+        if isinstance(item, list):
+            return [walk(x) for x in item]
+        return item
+
+    out: dict[str, Any] = {key: walk(value) for key, value in data.items()}
+    held: dict[tuple[str, str], dict[str, Any]] = {}
+    for poss in out["initial_state"]:
+        key = (poss["entity"], poss["quantity"]["unit"])
+        if key in held:
+            kept = held[key]["quantity"]
+            kept["value"] = format_exact(Fraction(str(kept["value"])) + Fraction(str(poss["quantity"]["value"])))
+        else:
+            held[key] = poss
+    out["initial_state"] = list(held.values())
+    return out
 
 
-def _read_holdings(graph: MathProblemGraph, derived: UnitVocabulary, asked: object) -> set[_Holding]:
-    """The holdings the answer reads: the asked one (each entity's, for a total), and those they depend on.
-
-    A rate's numerator holding is made from its actor's denominator holding, a
-    partition's result count from its actor's holding of the chunk unit, a transfer's
-    target gains what its actor gives, and a comparison ties its actor's holding to its
-    reference's (a multiplicative one in whatever kind either holds), so each makes the
-    other read when its own is (a fixpoint over the operations).  A unit that does not
-    resolve is left out: binding refuses it.
-    """
-    asked_by = graph.entities if graph.unknown.entity is None else (graph.unknown.entity,)
-    read: set[_Holding] = {(entity, asked) for entity in asked_by}
-    links: list[tuple[_Holding, _Holding]] = []  # (read holding, a holding it makes read)
-    tied: list[tuple[str, str]] = []  # entities a multiplicative comparison ties in every kind
-    for op in graph.operations:
-        operand, actor = op.operand, op.actor
-        if isinstance(operand, Rate):
-            links.append(
-                ((actor, _kind(derived, operand.numerator_unit)), (actor, _kind(derived, operand.denominator_unit)))
-            )
-        elif isinstance(operand, PartitionChunk):
-            links.append(((actor, _kind(derived, operand.result_unit)), (actor, _kind(derived, operand.unit))))
-        elif isinstance(operand, Comparison) and operand.delta is not None:
-            kind = _kind(derived, operand.delta.unit)
-            links += [
-                ((actor, kind), (operand.reference_actor, kind)),
-                ((operand.reference_actor, kind), (actor, kind)),
-            ]
-        elif isinstance(operand, Comparison):
-            tied += [(actor, operand.reference_actor), (operand.reference_actor, actor)]
-        elif isinstance(operand, Quantity) and op.target is not None:
-            kind = _kind(derived, operand.unit)
-            links.append(((op.target, kind), (actor, kind)))
-    grown = True
-    while grown:
-        before = len(read)
-        read |= {made for source, made in links if source in read and made[1] is not None}
-        read |= {(other, kind) for one, other in tied for entity, kind in list(read) if entity == one}
-        grown = len(read) > before
-    return read
+_IMPOSSIBLE_READINGS: Final[frozenset[str]] = frozenset(
+    {
+        "rate_form_invalid",
+        "apply_rate_unit_mismatch",
+        "redeclared_state",
+        "unit_mismatch",
+        "incommensurable_units",
+        "operand_arity",
+        "ambiguous_reference",
+        "unmappable_question_form",
+        "malformed_input",
+    }
+)
+"""Refusals of a respelled graph that say the respelling is no reading of it: a price of dollars per dollar, a
+partition of apples into apples, a rate onto a holding the graph already has.  Any other refusal (an inconsistent
+comparison, a count gone negative, a division no longer whole) says the noun's meaning decides the outcome."""
 
 
-def _refuse_unread_nouns(
+def _outcome(graph: Mapping[str, object], vocab: UnitVocabulary) -> tuple[Fraction | None, str | None]:
+    """``(value, None)`` for a certified answer, ``(None, reason)`` for a refusal in binding or verification."""
+    try:
+        report = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab)
+    except MathGraphError as exc:
+        return None, exc.reason
+    (answer,) = report.answers.values()
+    return (Fraction(answer.value), None) if isinstance(answer, Answer) else (None, answer.reason)
+
+
+def _refuse_meaning_dependent_nouns(
     graph: MathProblemGraph, written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary
 ) -> None:
-    """Refuse a declared noun that may split an entity's holding into a part the answer reads and a part it does not.
+    """Refuse a declared noun when the answer depends on whether it is a unit of its own or a spelling of another.
 
-    A spelling of a unit that no spelling rule catches (``ftess`` for ``ft``, ``mns`` for
-    ``min``, ``USD`` for dollars, ``aps`` for apples) becomes a count kind of its own, and
-    an entity's amounts then fall into two holdings: if the answer reads one
-    (:func:`_read_holdings`) and not the other, it silently leaves amounts out, however
-    often the noun is written.  So a declared noun's kind must be read in some holding,
-    and where an entity has a holding the answer reads, every other holding of that
-    entity must be read too when either is of a declared noun (an entity no answer reads
-    may hold what a transfer gave it: the ``marbles`` Anna gives Ben).  A genuine
-    distractor ("and 3 pears, and 2 more pears" beside the apples asked) changes no
-    answer, so refusing it loses nothing but the convenience: declare it explicitly to
-    keep it.
+    A spelling that no spelling rule catches (``mns`` for minutes, ``USD`` or ``bucks``
+    for dollars, ``aps`` for apples, ``kids`` for children) becomes a count kind of its
+    own, and the amounts written in it then stay out of the holdings of the unit it
+    spells: out of an answer, out of a comparison that would have failed, out of a
+    division that would not have been whole.  Whether that changes the answer is
+    decided by the answer itself: the graph is verified again with the noun (all its
+    spellings) written as each other unit the graph writes, and the noun is refused
+    unless every such reading certifies the same value as the graph as written.  A
+    genuine distractor the answer depends on that way ("3 pens" beside the minutes
+    asked of the same entity) is refused too: declare it explicitly to keep it.  A noun
+    whose meaning changes no answer is kept (``stickers`` held only by an entity the
+    question does not ask about).  Only a certified answer is protected: a graph its
+    verification refuses keeps its refusal.
 
     Raises:
-        MathGraphError: ``unknown_unit`` at the declared noun's first path.
+        MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings.
     """
     declared = set(base.declarable_nouns(s for _, s in written))
-    asked = _kind(derived, graph.unknown.unit)
-    if asked is None:
-        return  # binding refuses the question's unit itself
-    read = _read_holdings(graph, derived, asked)
-    declared_kinds = {_kind(derived, surface): surface for _, surface in reversed(written) if surface in declared}
+    if not declared:
+        return
+    data = graph.to_json()
+    as_written, _ = _outcome(data, derived)
+    if as_written is None:
+        return  # nothing is certified, so nothing can be wrong
+    surfaces = list(dict.fromkeys(s for _, s in written))
+    kinds = {surface: _kind(derived, surface) for surface in surfaces}
     first_path = {surface: path for path, surface in reversed(written)}
-    kinds_read = {kind for _, kind in read}
-    for path, surface in written:
-        kind = _kind(derived, surface)
-        if kind in declared_kinds and kind not in kinds_read:
-            raise MathGraphError(
-                "unknown_unit",
-                f"{clip(surface)} holds amounts that no answer reads (the question asks {clip(graph.unknown.unit)}):"
-                f" an abbreviation or a typo of a unit? Declare it explicitly ({declaration_hint(surface)}) if it is a"
-                " noun of its own",
-                path,
-            )
-        for entity in _holders(graph, path):
-            if kind is None or (entity, kind) in read:
-                continue
-            read_kinds = [k for e, k in read if e == entity]
-            nouns = [declared_kinds[k] for k in (kind, *read_kinds) if k in declared_kinds]
-            if read_kinds and nouns:
+    asked = kinds.get(graph.unknown.unit)
+    for noun in sorted((s for s in surfaces if s in declared), key=lambda s: kinds[s] == asked):  # the asked kind last
+        spellings = frozenset(s for s in surfaces if s in declared and kinds[s] == kinds[noun])
+        if noun != min(spellings, key=surfaces.index):
+            continue  # each kind once, by its first surface
+        for other in (s for s in surfaces if kinds[s] is not None and kinds[s] != kinds[noun]):
+            as_other, reason = _outcome(_respelled(data, spellings, other), derived)
+            if as_other != as_written and reason not in _IMPOSSIBLE_READINGS:
+                other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
                 raise MathGraphError(
                     "unknown_unit",
-                    f"{clip(surface)} of {clip(entity)} holds amounts that no answer reads, while another holding of"
-                    f" {clip(entity)} is read (the question asks {clip(graph.unknown.unit)}): is {clip(nouns[0])} an"
-                    f" abbreviation or a typo of a unit? Declare it explicitly ({declaration_hint(nouns[0])}) if it is"
-                    " a noun of its own",
-                    first_path[nouns[0]],
+                    f"the answer depends on what {clip(noun)} means: {format_exact(as_written)} as a count noun of"
+                    f" its own, {other_text} as another spelling of {clip(other)}. Declare it explicitly"
+                    f" ({declaration_hint(noun)}) if it is a noun of its own",
+                    first_path[noun],
                 )
 
 

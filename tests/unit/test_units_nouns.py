@@ -285,7 +285,7 @@ def test_declarations_compose_in_either_order() -> None:
         ("seconds", "hrr", "seconds"),
         ("dollars", "dollarsss", "dollars"),  # two edits of a long word
         ("inches", "feeeet", "inches"),
-        ("yards", "ftess", "feet"),  # three edits: caught as an amount that no answer reads
+        ("yards", "ftess", "feet"),  # three edits: caught as a noun whose meaning changes the answer
         ("apples", "apels", "apples"),
     ],
 )
@@ -297,8 +297,8 @@ def test_typos_of_any_unit_found_by_the_final_review_are_refused(held: str, typo
     assert info.value.reason == "unknown_unit"
 
 
-def test_a_holding_no_answer_reads_beside_one_it_reads_must_be_declared() -> None:
-    """Sam's apples, which no answer reads, beside the pears asked are refused until both are declared: 3 + 2 = 5."""
+def test_a_noun_beside_the_one_asked_must_be_declared() -> None:
+    """Sam's apples beside the pears asked may spell pears: refused until both are declared, then 3 + 2 = 5."""
     graph = {
         "entities": ["Sam"],
         "initial_state": [{"entity": "Sam", "quantity": {"unit": "apples", "value": 5}}],
@@ -309,9 +309,12 @@ def test_a_holding_no_answer_reads_beside_one_it_reads_must_be_declared() -> Non
         ],
         "unknown": {"entity": "Sam", "unit": "pears"},
     }
-    with pytest.raises(MathGraphError, match="'apples' holds amounts that no answer reads"):
+    with pytest.raises(
+        MathGraphError,
+        match="the answer depends on what 'apples' means: 5 as a count noun of its own, 11 as another spelling of 'pears'",
+    ):
         auto_count_nouns(graph)
-    with pytest.raises(MathGraphError, match="is 'pears' an abbreviation or a typo"):
+    with pytest.raises(MathGraphError, match="the answer depends on what 'pears' means"):
         auto_count_nouns(graph, default_vocabulary().with_count_nouns(["apples"]))  # pears could spell apples
     vocab = auto_count_nouns(graph, default_vocabulary().with_count_nouns(["apples", "pears"]))
     (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
