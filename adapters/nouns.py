@@ -137,22 +137,24 @@ def _respelled(data: Mapping[str, object], surfaces: frozenset[str], other: str)
     return out
 
 
-_IMPOSSIBLE_READINGS: Final[frozenset[str]] = frozenset(
-    {
-        "rate_form_invalid",
-        "apply_rate_unit_mismatch",
-        "redeclared_state",
-        "unit_mismatch",
-        "incommensurable_units",
-        "operand_arity",
-        "ambiguous_reference",
-        "unmappable_question_form",
-        "malformed_input",
-    }
-)
-"""Refusals of a respelled graph that say the respelling is no reading of it: a price of dollars per dollar, a
-partition of apples into apples, a rate onto a holding the graph already has.  Any other refusal (an inconsistent
-comparison, a count gone negative, a division no longer whole) says the noun's meaning decides the outcome."""
+def _relates_a_kind_to_itself(data: Mapping[str, Any], vocab: UnitVocabulary) -> bool:
+    """Whether a rate or a partition of a math graph's JSON layout has one kind on both sides.
+
+    A respelling that makes one (a price of dollars per dollar, apples partitioned into
+    apples) is no reading of the graph: no one writes those, so the noun cannot mean that.
+    """
+    for op in data["operations"]:
+        operand = op["operand"]
+        if op["kind"] == "apply_rate":
+            sides = (operand["numerator_unit"], operand["denominator_unit"])
+        elif op["kind"] == "unit_partition":
+            sides = (operand["unit"], operand["result_unit"])
+        else:
+            continue
+        first, second = (_kind(vocab, side) for side in sides)
+        if first is not None and first == second:
+            return True
+    return False
 
 
 def _outcome(graph: Mapping[str, object], vocab: UnitVocabulary) -> tuple[Fraction | None, str | None]:
@@ -203,8 +205,11 @@ def _refuse_meaning_dependent_nouns(
         if noun != min(spellings, key=surfaces.index):
             continue  # each kind once, by its first surface
         for other in (s for s in surfaces if kinds[s] is not None and kinds[s] != kinds[noun]):
-            as_other, reason = _outcome(_respelled(data, spellings, other), derived)
-            if as_other != as_written and reason not in _IMPOSSIBLE_READINGS:
+            reading = _respelled(data, spellings, other)
+            if _relates_a_kind_to_itself(reading, derived):
+                continue  # no reading of the graph
+            as_other, reason = _outcome(reading, derived)
+            if as_other != as_written:
                 other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
                 raise MathGraphError(
                     "unknown_unit",

@@ -330,7 +330,7 @@ def test_a_noun_of_an_entity_the_question_does_not_ask_about_is_kept() -> None:
 
 
 def test_a_respelling_that_is_no_reading_of_the_graph_is_set_aside() -> None:
-    """3 crates at 2 tins a crate and 5 dollars a tin: tins per tin, or a second rate onto the dollars, reads nothing."""
+    """3 crates at 2 tins a crate and 5 dollars a tin: as crates or dollars, tins make a rate of a kind to itself."""
     data = _story(
         [("Ann", "crates", 3)],
         [_rate("Ann", 2, "tins", "crate"), _rate("Ann", 5, "dollars", "tin")],
@@ -373,3 +373,19 @@ def test_a_graph_built_in_python_with_a_unit_that_is_no_text_is_refused(unit: ob
             unknown=Unknown(entity="Ann", unit="apples"),
         )
     assert (info.value.reason, info.value.path) == ("malformed_input", "initial_state[0].quantity.unit")
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("bucks", "pencils"), ("hampers", "scones")],  # a synonym of dollars, and two nouns that may be one
+)
+def test_a_reading_refused_by_a_second_rate_onto_a_holding_refuses_the_noun(first: str, second: str) -> None:
+    """40 bucks at 1/2 pencil a buck and 3 dollars a pencil had been 60 dollars; read as dollars, a rate overwrites."""
+    data = _story(
+        [("Ann", first, 40)],
+        [_rate("Ann", 1, second, first), _rate("Ann", 3, "dollars", second)],
+        ("Ann", "dollars"),
+    )
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert "refused redeclared_state as another spelling of 'dollars'" in str(info.value)
