@@ -226,8 +226,8 @@ def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
         takes the candidate that another given surface spells (``cookies`` beside
         ``cookie``), else its likeliest one.  A surface that another given surface's
         plural spells, by a rule the candidates do not undo, takes that surface's lemma:
-        ``dominoes`` beside ``domino``, ``busses`` beside ``bus``, ``crises`` beside
-        ``crisis``, ``indices`` beside ``index``, ``radii`` beside ``radius``,
+        ``dominoes`` beside ``domino``, ``busses`` beside ``bus``, ``indices`` beside
+        ``index``, ``radii`` beside ``radius``,
         ``criteria`` beside ``criterion``, ``bacteria`` beside ``bacterium``,
         ``firemen`` beside ``fireman`` (each had been a kind of its own, so a total left
         the other out).  A word in ``s`` beside itself plus ``es`` (``lens`` and
@@ -266,8 +266,9 @@ def possible_singulars(surface: str) -> frozenset[str]:
     Its singular candidates (:func:`singular_candidates`), and what the plurals
     :func:`noun_lemmas` pairs undo: ``-oes`` (``dominoes``: ``domino``), ``-ses`` and
     ``-sses`` after an ``s`` (``lenses``: ``lens``, ``gasses``: ``gas``), the classical
-    endings (``indices``: ``index``, ``cacti``: ``cactus``) and irregular compounds
-    (``firemen``: ``fireman``).  Only the last word is singularized.
+    endings at any length (``indices``: ``index``, ``cacti``: ``cactus``, ``axes``:
+    ``axis``, where pairing needs five letters) and irregular compounds (``firemen``:
+    ``fireman``).  Only the last word is singularized.
     """
     head, last = _words(surface)
     out = {last, *singular_candidates(last)}
@@ -277,11 +278,8 @@ def possible_singulars(surface: str) -> frozenset[str]:
         out.add(last[:-3])
     if last.endswith("ses"):
         out.add(last[:-2])
-    out.update(
-        last[: -len(plural)] + end
-        for end, plural, shortest in _CLASSICAL_PLURALS
-        if last.endswith(plural) and len(last) - len(plural) + len(end) >= shortest
-    )
+    classical = [(end, plural) for end, plural, _ in _CLASSICAL_PLURALS] + list(_AMBIGUOUS_CLASSICAL)
+    out.update(last[: -len(plural)] + end for end, plural in classical if last.endswith(plural))
     out.update(
         last[: -len(plural)] + end for end, plural in _COMPOUND_IRREGULARS if last.endswith(plural) and last != plural
     )
@@ -296,9 +294,10 @@ def ambiguous_pairs(lemmas: Mapping[str, str]) -> list[tuple[str, str]]:
     ``s`` and itself plus ``es`` (``lens``, ``lenses``; but ``laps``, ``lapses`` are two),
     two plurals of one singular (``indices``, ``indexes``; ``cacti``, ``cactuses``), or a
     singular and a plural declared apart (``fireman``, then ``firemen``).  Spelling
-    cannot tell, unless a third surface does: a surface whose singular candidate is
-    another given surface has its reading (``cop`` or ``copse`` beside ``cops`` and
-    ``copses`` says they are two).  Compared case-insensitively.
+    cannot tell, unless a third surface does: a surface that shares its lemma with a
+    given singular candidate of its own has its reading (``cop`` or ``copse`` beside
+    ``cops`` and ``copses`` says they are two; ``bus`` declared before ``buses``, which
+    alone derives ``buse``, does not).  Compared case-insensitively.
 
     Args:
         lemmas: surface → lemma (a declaration).
@@ -309,10 +308,11 @@ def ambiguous_pairs(lemmas: Mapping[str, str]) -> list[tuple[str, str]]:
     Raises:
         TypeError: for a ``lemmas`` that is no mapping of strings (callers check first).
     """
-    spelled = {s.lower() for s in lemmas}
+    lemma_of = {s.lower(): lemma for s, lemma in lemmas.items()}
 
-    def explained(surface: str) -> bool:
-        return any(k in spelled and k != surface.lower() for k in singular_keys(surface))
+    def explained(surface: str) -> bool:  # it took the lemma of a given singular candidate (cops beside cop)
+        low = surface.lower()
+        return any(k != low and lemma_of.get(k) == lemmas[surface] for k in singular_keys(surface))
 
     by_singular: dict[str, list[str]] = {}
     for surface in sorted(lemmas):
@@ -340,7 +340,6 @@ _COMPOUND_IRREGULARS: Final[tuple[tuple[str, str], ...]] = (
 """Irregular plurals that also end compounds written as one word, as (singular ending, plural ending)."""
 
 _CLASSICAL_PLURALS: Final[tuple[tuple[str, str, int], ...]] = (
-    ("is", "es", 4),  # axis, crisis, thesis, analysis
     ("ex", "ices", 5),  # index, vertex
     ("ix", "ices", 5),  # matrix, appendix
     ("us", "i", 6),  # radius, alumnus (not minus/mini)
@@ -351,6 +350,11 @@ _CLASSICAL_PLURALS: Final[tuple[tuple[str, str, int], ...]] = (
 )
 """Classical plurals as (singular ending, plural ending, shortest singular): the endings narrow enough that a
 homograph pair is unlikely in one problem (``rheum``/``rhea`` and ``colon``/``cola`` are not paired)."""
+
+_AMBIGUOUS_CLASSICAL: Final[tuple[tuple[str, str], ...]] = (("is", "es"),)
+"""Classical plurals too ambiguous to pair, as (singular ending, plural ending): ``crises`` is the plural of
+``crisis``, but ``taxes`` is no plural of ``taxis`` (a plural itself), nor ``lees`` of ``leis``; such a pair is
+refused as one that may be one noun (:func:`ambiguous_pairs`)."""
 
 _PAIRED_PLURALS: Final[tuple[Callable[[str], tuple[str, ...]], ...]] = (
     plural_forms,
@@ -366,8 +370,9 @@ _PAIRED_PLURALS: Final[tuple[Callable[[str], tuple[str, ...]], ...]] = (
 )
 """The plurals of a singular that :func:`noun_lemmas` pairs with it when both are given, likeliest rules first:
 the regular ones, then ``-oes`` and ``-sses`` (``dominoes``, ``busses``; never ``-es`` after another letter,
-so ``pines`` is no plural of ``pin``), then the classical ones (``crises``, ``indices``, ``radii``,
-``criteria``, ``bacteria``), then irregular compounds (``firemen``, ``grandchildren``)."""
+so ``pines`` is no plural of ``pin``), then the classical ones (``indices``, ``radii``, ``criteria``,
+``bacteria``; not ``crises``: :data:`_AMBIGUOUS_CLASSICAL`), then irregular compounds (``firemen``,
+``grandchildren``)."""
 
 
 def one_edit_apart(a: str, b: str, *, substitution: bool = True) -> bool:
@@ -443,17 +448,12 @@ def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: 
     """Whether two surfaces of one input are near misses of each other.
 
     They are *one noun* when one, as written, is a spelling of the other (``apples`` and
-    ``Apple``) or both may be plurals of one singular (``firemen`` and ``fireman``:
-    :func:`possible_singulars`), and both got one lemma; otherwise they miss each other when they share an
+    ``Apple``) and both got one lemma; otherwise they miss each other when they share an
     unwritten spelling (``puppie`` and ``puppy`` both pluralize to ``puppies``) or some
     spellings of theirs are one edit apart.
     """
     mine, theirs = forms[noun], forms[other]
-    written = (
-        noun.casefold() in theirs
-        or other.casefold() in mine
-        or bool(possible_singulars(noun) & possible_singulars(other))
-    )
+    written = noun.casefold() in theirs or other.casefold() in mine
     if written:
         return lemmas[noun] != lemmas[other]
     return bool(mine & theirs) or any(typo_apart(a, b) for a in mine for b in theirs)

@@ -372,8 +372,6 @@ PAIRED = [
     ("tornado", "tornadoes"),
     ("buffalo", "buffaloes"),
     ("bus", "busses"),
-    ("crisis", "crises"),
-    ("thesis", "theses"),
     ("index", "indices"),
     ("matrix", "matrices"),
     ("vertex", "vertices"),
@@ -510,6 +508,10 @@ def test_a_capitalised_plural_does_not_keep_a_plural_from_its_singular() -> None
         ("indexes", "indices", "index"),  # two plurals of one singular, which is not given
         ("cacti", "cactuses", "cactus"),
         ("lens", "lenses", "lens"),
+        ("crises", "crisis", "crisis"),  # -is/-es pairs are refused: taxes are no taxis, nor lees leis
+        ("taxes", "taxis", "taxis"),
+        ("lees", "leis", "leis"),
+        ("axes", "axis", "axis"),
     ],
 )
 def test_two_surfaces_that_may_be_one_noun_are_refused_with_the_mapping(first: str, second: str, lemma: str) -> None:
@@ -520,15 +522,18 @@ def test_two_surfaces_that_may_be_one_noun_are_refused_with_the_mapping(first: s
     assert f"{{{first!r}: {lemma!r}, {second!r}: {lemma!r}}} makes them one noun" in str(info.value)
 
 
-def test_axes_beside_axis_is_its_plural() -> None:
-    """The classical -is/-es pair reaches four-letter words: 2 axes and 1 axis are one kind (had been 2 axes)."""
-    vocab = default_vocabulary().with_count_nouns(["axis", "axes"])
-    assert vocab.resolve("axis").kind == vocab.resolve("axes").kind
-
-
 @pytest.mark.parametrize(
     ("before", "after"),
-    [(["fireman"], ["firemen"]), ({"domino": "domino"}, ["dominoes"]), (["crisis"], ["crises"])],
+    [
+        (["fireman"], ["firemen"]),
+        ({"domino": "domino"}, ["dominoes"]),
+        (["crisis"], ["crises"]),
+        (["bus"], ["buses"]),  # buses alone derives buse: bus declared before had let it split (review)
+        ({"bus": "bus", "buses": "bus"}, ["Buses"]),
+        (["glove"], ["gloves"]),  # gloves alone derives glof
+        (["goalie"], ["goalies"]),
+        (["cactus", "cacti"], ["cactuses"]),
+    ],
 )
 def test_a_plural_declared_after_its_singular_is_refused_not_split(before: object, after: list[str]) -> None:
     """Declared in two steps the pairing could not see the first: refused now, naming both (had been two kinds)."""
