@@ -440,21 +440,21 @@ def _check_record_types(graph: MathProblemGraph) -> None:
     Raises:
         MathGraphError: ``malformed_input`` naming the field.
     """
-    parts: tuple[tuple[str, object, type], ...] = (
-        *((f"initial_state[{i}]", p, InitialPossession) for i, p in enumerate(graph.initial_state)),
-        *((f"operations[{i}]", op, Operation) for i, op in enumerate(graph.operations)),
-        ("unknown", graph.unknown, Unknown),
-    )
-    for path, part, cls in parts:
-        if not isinstance(part, cls):
-            raise MathGraphError("malformed_input", f"expected a {cls.__name__}, found {type_kind(part)}", path)
     for i, poss in enumerate(graph.initial_state):
-        if not isinstance(poss.quantity, Quantity):
+        if not isinstance(poss, InitialPossession):
             raise MathGraphError(
-                "malformed_input",
-                f"expected a Quantity, found {type_kind(poss.quantity)}",
-                f"initial_state[{i}].quantity",
+                "malformed_input", f"expected an InitialPossession, found {type_kind(poss)}", f"initial_state[{i}]"
             )
+        if not isinstance(poss.quantity, Quantity):
+            quantity = poss.quantity
+            raise MathGraphError(
+                "malformed_input", f"expected a Quantity, found {type_kind(quantity)}", f"initial_state[{i}].quantity"
+            )
+    for i, op in enumerate(graph.operations):
+        if not isinstance(op, Operation):
+            raise MathGraphError("malformed_input", f"expected an Operation, found {type_kind(op)}", f"operations[{i}]")
+    if not isinstance(graph.unknown, Unknown):
+        raise MathGraphError("malformed_input", f"expected an Unknown, found {type_kind(graph.unknown)}", "unknown")
     for path, surface in unit_surfaces(graph):
         if not is_text(surface):
             name(surface, path)  # raises, saying what was found

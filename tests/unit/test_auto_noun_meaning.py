@@ -389,3 +389,26 @@ def test_a_reading_refused_by_a_second_rate_onto_a_holding_refuses_the_noun(firs
     with pytest.raises(MathGraphError) as info:
         auto_count_nouns(data)
     assert "refused redeclared_state as another spelling of 'dollars'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("fields", "path"),
+    [
+        ({"initial_state": ({"entity": "Ann"},)}, "initial_state[0]"),
+        ({"initial_state": (InitialPossession(entity="Ann", quantity=5),)}, "initial_state[0].quantity"),  # type: ignore[arg-type]
+        ({"operations": ("add",)}, "operations[0]"),
+        ({"unknown": ("Ann", "apples")}, "unknown"),
+    ],
+)
+def test_a_graph_built_in_python_from_other_records_is_refused(fields: dict[str, object], path: str) -> None:
+    """Each part must be the graph's own record type: malformed_input at its path, never AttributeError."""
+    parts: dict[str, object] = {
+        "entities": ("Ann",),
+        "initial_state": (),
+        "operations": (),
+        "unknown": Unknown(entity="Ann", unit="apples"),
+        **fields,
+    }
+    with pytest.raises(MathGraphError) as info:
+        MathProblemGraph(**parts)  # type: ignore[arg-type]
+    assert (info.value.reason, info.value.path) == ("malformed_input", path)
