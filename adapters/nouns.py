@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
@@ -96,10 +97,6 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     return derived
 
 
-_UNIT_FIELDS: Final[frozenset[str]] = frozenset({"unit", "numerator_unit", "denominator_unit", "result_unit"})
-"""The keys of a math graph's JSON layout that hold a unit surface."""
-
-
 def _kind(vocab: UnitVocabulary, surface: str) -> object:
     """The registry kind of a surface, or ``None`` when ``vocab`` does not resolve it."""
     try:
@@ -108,33 +105,69 @@ def _kind(vocab: UnitVocabulary, surface: str) -> object:
         return None
 
 
-def _respelled(data: Mapping[str, object], surfaces: frozenset[str], other: str) -> dict[str, Any]:
-    """A math graph's JSON layout with every unit in ``surfaces`` written as ``other`` instead.
+@dataclass(frozen=True)
+class _Respelling:
+    """Every unit in ``surfaces`` written as ``other``, each of them ``scale`` of it (a reading of a math graph).
 
-    Two initial possessions of one entity that the respelling makes one unit are one
-    possession of their sum ("30 minutes and 10 mns" read as 40 minutes).
+    Amounts in ``surfaces`` are multiplied by ``scale`` (a rate per one of them divided
+    by it), so that a noun meaning ``scale`` of ``other`` is read; a multiply's or
+    divide's factor is a pure number and stays.
     """
 
-    def walk(item: object) -> object:
-        if isinstance(item, dict):
-            return {
-                key: other if key in _UNIT_FIELDS and value in surfaces else walk(value) for key, value in item.items()
-            }
-        if isinstance(item, list):
-            return [walk(x) for x in item]
-        return item
+    surfaces: frozenset[str]
+    other: str
+    scale: Fraction
 
-    out: dict[str, Any] = {key: walk(value) for key, value in data.items()}
-    held: dict[tuple[str, str], dict[str, Any]] = {}
-    for poss in out["initial_state"]:
-        key = (poss["entity"], poss["quantity"]["unit"])
-        if key in held:
-            kept = held[key]["quantity"]
-            kept["value"] = format_exact(Fraction(str(kept["value"])) + Fraction(str(poss["quantity"]["value"])))
-        else:
-            held[key] = poss
-    out["initial_state"] = list(held.values())
-    return out
+    def unit(self, text: str) -> str:
+        return self.other if text in self.surfaces else text
+
+    def amount(self, value: object, text: str) -> object:
+        return format_exact(Fraction(str(value)) * self.scale) if text in self.surfaces else value
+
+    def quantity(self, q: Mapping[str, Any]) -> dict[str, Any]:
+        return {**q, "unit": self.unit(q["unit"]), "value": self.amount(q["value"], q["unit"])}
+
+    def operation(self, op: Mapping[str, Any]) -> dict[str, Any]:
+        operand = dict(op["operand"])
+        kind = op["kind"]
+        if kind in ("add", "subtract", "transfer"):
+            operand = self.quantity(operand)
+        elif kind in ("multiply", "divide"):
+            operand["unit"] = self.unit(operand["unit"])
+        elif kind == "apply_rate":
+            per = self.scale if operand["denominator_unit"] in self.surfaces else 1
+            value = Fraction(str(self.amount(operand["value"], operand["numerator_unit"]))) / per
+            numerator, denominator = self.unit(operand["numerator_unit"]), self.unit(operand["denominator_unit"])
+            operand.update(value=format_exact(value), numerator_unit=numerator, denominator_unit=denominator)
+        elif kind == "compare_additive":
+            operand["delta"] = self.quantity(operand["delta"])
+        elif kind == "unit_partition":
+            chunk = self.amount(operand["value"], operand["unit"])
+            operand.update(value=chunk, unit=self.unit(operand["unit"]), result_unit=self.unit(operand["result_unit"]))
+        return {**op, "operand": operand}
+
+    def graph(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The reading of a math graph's JSON layout.
+
+        Two initial possessions of one entity that the respelling makes one unit are one
+        possession of their sum ("30 minutes and 10 mns" read as 40 minutes).
+        """
+        held: dict[tuple[str, str], dict[str, Any]] = {}
+        for poss in data["initial_state"]:
+            respelled = {**poss, "quantity": self.quantity(poss["quantity"])}
+            key = (respelled["entity"], respelled["quantity"]["unit"])
+            if key in held:
+                kept = held[key]["quantity"]
+                total = Fraction(str(kept["value"])) + Fraction(str(respelled["quantity"]["value"]))
+                kept["value"] = format_exact(total)
+            else:
+                held[key] = respelled
+        return {
+            **data,
+            "initial_state": list(held.values()),
+            "operations": [self.operation(op) for op in data["operations"]],
+            "unknown": {**data["unknown"], "unit": self.unit(data["unknown"]["unit"])},
+        }
 
 
 def _relates_a_kind_to_itself(data: Mapping[str, Any], vocab: UnitVocabulary) -> bool:
@@ -178,7 +211,8 @@ def _refuse_meaning_dependent_nouns(
     spells: out of an answer, out of a comparison that would have failed, out of a
     division that would not have been whole.  Whether that changes the answer is
     decided by the answer itself: the graph is verified again with the noun (all its
-    spellings) written as each other unit the graph writes, and the noun is refused
+    spellings) written as one and as two of each other unit the graph writes
+    (:data:`_SCALES`; one surface a kind), and the noun is refused
     unless every such reading certifies the same value as the graph as written.  A
     genuine distractor the answer depends on that way ("3 pens" beside the minutes
     asked of the same entity) is refused too: declare it explicitly to keep it.  A noun
@@ -187,37 +221,61 @@ def _refuse_meaning_dependent_nouns(
     verification refuses keeps its refusal.
 
     Raises:
-        MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings.
+        MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings;
+            ``input_too_large`` beyond :data:`MAX_RESPELLING_WORK`.
     """
     declared = set(base.declarable_nouns(s for _, s in written))
     if not declared:
         return
-    data = graph.to_json()
+    data: dict[str, Any] = graph.to_json()
     as_written, _ = _outcome(data, derived)
     if as_written is None:
         return  # nothing is certified, so nothing can be wrong
     surfaces = list(dict.fromkeys(s for _, s in written))
     kinds = {surface: _kind(derived, surface) for surface in surfaces}
+    first_of_kind = {kind: surface for surface, kind in reversed(kinds.items()) if kind is not None}
     first_path = {surface: path for path, surface in reversed(written)}
     asked = kinds.get(graph.unknown.unit)
-    for noun in sorted((s for s in surfaces if s in declared), key=lambda s: kinds[s] == asked):  # the asked kind last
+    nouns = sorted((s for s in first_of_kind.values() if s in declared), key=lambda s: kinds[s] == asked)
+    others = list(first_of_kind.values())
+    if len(nouns) * len(others) * len(_SCALES) * (1 + len(graph.operations)) > MAX_RESPELLING_WORK:
+        raise MathGraphError(
+            "input_too_large",
+            f"{len(nouns)} nouns to declare automatically beside {len(others)} units in {len(graph.operations)}"
+            " operations are too many readings to check; declare the nouns explicitly",
+            "graph",
+        )
+    for noun in nouns:  # the asked kind last: of two nouns that may be one, the other is named
         spellings = frozenset(s for s in surfaces if s in declared and kinds[s] == kinds[noun])
-        if noun != min(spellings, key=surfaces.index):
-            continue  # each kind once, by its first surface
-        for other in (s for s in surfaces if kinds[s] is not None and kinds[s] != kinds[noun]):
-            reading = _respelled(data, spellings, other)
+        for other, scale in ((o, k) for o in others if kinds[o] != kinds[noun] for k in _SCALES):
+            reading = _Respelling(spellings, other, Fraction(scale)).graph(data)
             if _relates_a_kind_to_itself(reading, derived):
                 continue  # no reading of the graph
             as_other, reason = _outcome(reading, derived)
-            if as_other != as_written:
+            if graph.unknown.unit in spellings and as_other is not None:
+                as_other /= scale  # the answer itself is in the noun: compare it in the noun
+            if as_other != as_written and not (scale != 1 and reason in _SCALE_ARTEFACTS):
                 other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
+                spelled = f"another spelling of {clip(other)}" if scale == 1 else f"a unit of {scale} {clip(other)}"
                 raise MathGraphError(
                     "unknown_unit",
                     f"the answer depends on what {clip(noun)} means: {format_exact(as_written)} as a count noun of"
-                    f" its own, {other_text} as another spelling of {clip(other)}. Declare it explicitly"
+                    f" its own, {other_text} as {spelled}. Declare it explicitly"
                     f" ({declaration_hint(noun)}) if it is a noun of its own",
                     first_path[noun],
                 )
+
+
+_SCALES: Final[tuple[int, ...]] = (1, 2)
+"""The sizes of the other unit each noun is read as: one of it, and two, so that a reading whose value agrees
+only by coincidence (10 cents and 10 bucks, halved, are 10 cents) is caught by the other; the answer of a graph of
+sums, rates and comparisons is affine in the size, so two sizes that agree agree for all."""
+
+_SCALE_ARTEFACTS: Final[frozenset[str]] = frozenset({"non_integer_count", "non_exact_division"})
+"""Refusals a doubled reading may make for its own sake (a price per two apples no longer whole): set aside."""
+
+MAX_RESPELLING_WORK: Final[int] = 10_000
+"""The most readings times steps one graph's automatic declaration checks (a word problem needs a few hundred)."""
 
 
 _MIN_COMPOUND_WORDS: Final[int] = 2
@@ -278,4 +336,4 @@ def _names(words: list[str], other: list[str]) -> bool:
 _WORDS: Final = re.compile("[ \\-'\u2019]+")  # spaces, hyphens, apostrophes (straight and curly)
 _COUNT: Final = COUNT
 
-__all__ = ["auto_count_nouns", "count_nouns_of"]
+__all__ = ["MAX_RESPELLING_WORK", "auto_count_nouns", "count_nouns_of"]

@@ -412,3 +412,60 @@ def test_a_graph_built_in_python_from_other_records_is_refused(fields: dict[str,
     with pytest.raises(MathGraphError) as info:
         MathProblemGraph(**parts)  # type: ignore[arg-type]
     assert (info.value.reason, info.value.path) == ("malformed_input", path)
+
+
+COINCIDENCES = {
+    # review round 4: read as one of the other unit, each agreed by coincidence; read as two, each does not
+    "halved cents": {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "cents", "value": 10}}],
+        "operations": [_op("Ann", "add", unit="bucks", value=10), _op("Ann", "divide", unit="bucks", value=2)],
+        "unknown": {"entity": "Ann", "unit": "cents"},
+    },
+    "halved hours": {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "hours", "value": 2}}],
+        "operations": [_op("Ann", "add", unit="mns", value=2), _op("Ann", "divide", unit="mns", value=2)],
+        "unknown": {"entity": "Ann", "unit": "hours"},
+    },
+    "asked in the typo": {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "inches", "value": 4}}],
+        "operations": [_op("Ann", "add", unit="fef", value=4), _op("Ann", "divide", unit="inches", value=2)],
+        "unknown": {"entity": "Ann", "unit": "fef"},
+    },
+}
+
+
+@pytest.mark.parametrize("story", COINCIDENCES.values(), ids=COINCIDENCES.keys())
+def test_a_reading_that_agrees_by_coincidence_is_caught_at_another_size(story: dict[str, object]) -> None:
+    """10 cents and 10 bucks, halved, read as cents are 10 cents again: read as 2 cents a buck, 15."""
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert "as a unit of 2 " in str(info.value)
+
+
+def test_a_graph_written_in_one_noun_only_is_kept() -> None:
+    """8 mns and 2 more, asked in mns: whatever mns means, 10 of them (read as 2 minutes each, 20 minutes, 10 mns)."""
+    data = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "mns", "value": 8}}],
+        "operations": [_op("Ann", "add", unit="mns", value=2), _op("Ann", "add", unit="mns", value=0)],
+        "unknown": {"entity": "Ann", "unit": "mns"},
+    }
+    answer = _answer(data)
+    assert (answer.value, answer.unit) == (10, "mns")
+
+
+def test_too_many_readings_to_check_are_input_too_large() -> None:
+    """Past MAX_RESPELLING_WORK readings times steps, auto declaration refuses instead of taking minutes."""
+    units = ["minutes", "dollars", "feet", "pounds", "cups", "apples", "pears", "plums", "figs"]
+    data = {
+        "entities": ["Ann"],
+        "initial_state": [],
+        "operations": [_op("Ann", "add", unit=units[i % len(units)], value=1) for i in range(999)],
+        "unknown": {"entity": "Ann", "unit": "minutes"},
+    }
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert info.value.reason == "input_too_large"
