@@ -212,8 +212,12 @@ def _refuse_meaning_dependent_nouns(
     division that would not have been whole.  Whether that changes the answer is
     decided by the answer itself: the graph is verified again with the noun (all its
     spellings) written as one and as two of each other unit the graph writes
-    (:data:`_SCALES`; one surface a kind), and the noun is refused
-    unless every such reading certifies the same value as the graph as written.  A
+    (:data:`_SCALES`; one surface a kind), and the noun is refused unless every such
+    reading certifies the same value as the graph as written.  A reading that is no
+    reading of the graph (:func:`_relates_a_kind_to_itself`: dollars per dollar) is set
+    aside, and so is a doubled one refused only for a count no longer whole
+    (:data:`_SCALE_ARTEFACTS`); any other refusal (an inconsistent comparison, a second
+    rate onto a holding) refuses the noun, since the graph read so is not certified.  A
     genuine distractor the answer depends on that way ("3 pens" beside the minutes
     asked of the same entity) is refused too: declare it explicitly to keep it.  A noun
     whose meaning changes no answer is kept (``stickers`` held only by an entity the
