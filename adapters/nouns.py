@@ -211,7 +211,7 @@ def _refuse_meaning_dependent_nouns(
     spells: out of an answer, out of a comparison that would have failed, out of a
     division that would not have been whole.  Whether that changes the answer is
     decided by the answer itself: the graph is verified again with the noun (all its
-    spellings) written as one and as two of each other unit the graph writes
+    spellings) written as one, two and three of each other unit the graph writes
     (:data:`_SCALES`; one surface a kind), and the noun is refused unless every such
     reading certifies the same value as the graph as written.  A reading that is no
     reading of the graph (:func:`_relates_a_kind_to_itself`: dollars per dollar) is set
@@ -270,10 +270,12 @@ def _refuse_meaning_dependent_nouns(
                 )
 
 
-_SCALES: Final[tuple[int, ...]] = (1, 2)
-"""The sizes of the other unit each noun is read as: one of it, and two, so that a reading whose value agrees
-only by coincidence (10 cents and 10 bucks, halved, are 10 cents) is caught by the other; the answer of a graph of
-sums, rates and comparisons is affine in the size, so two sizes that agree agree for all."""
+_SCALES: Final[tuple[int, ...]] = (1, 2, 3)
+"""The sizes of the other unit each noun is read as, so that a reading agreeing only by coincidence is caught at
+another (10 cents and 10 bucks, halved, are 10 cents as one cent a buck, 15 as two).  A reading's answer is
+A + B*s + C/s in the size s for a graph of sums, rates, comparisons and one divide or multiply of a merged holding
+(a rate per the noun gives the 1/s), so three sizes that agree agree for every size; a graph built so that more
+such terms cancel at all three sizes is not caught (a fifth review built the two-term case)."""
 
 _SCALE_ARTEFACTS: Final[frozenset[str]] = frozenset({"non_integer_count", "non_exact_division"})
 """Refusals a doubled reading may make for its own sake (a price per two apples no longer whole): set aside."""

@@ -437,12 +437,62 @@ COINCIDENCES = {
 }
 
 
+COINCIDENCES |= {
+    # review round 5: 4 + s + 2/s agrees at sizes 1 and 2 (7), not at 3; (1 + s) * 3/2 is 3 at 1, not whole at 2
+    "a divide and a rate per the noun": {
+        "entities": ["Ann", "Bo"],
+        "initial_state": [
+            {"entity": "Ann", "quantity": {"unit": "inches", "value": 6}},
+            {"entity": "Bo", "quantity": {"unit": "inches", "value": 2}},
+        ],
+        "operations": [
+            {"actor": "Ann", "kind": "add", "operand": {"unit": "fef", "value": 2}},
+            {"actor": "Bo", "kind": "add", "operand": {"unit": "fef", "value": 1}},
+            {"actor": "Ann", "kind": "divide", "operand": {"unit": "fef", "value": 2}},
+            {
+                "actor": "Ann",
+                "kind": "apply_rate",
+                "operand": {"value": 1, "numerator_unit": "dollars", "denominator_unit": "inches"},
+            },
+            {
+                "actor": "Bo",
+                "kind": "apply_rate",
+                "operand": {"value": 1, "numerator_unit": "dollars", "denominator_unit": "fef"},
+            },
+        ],
+        "unknown": {"entity": None, "unit": "dollars"},
+    },
+    "a divide and a partition": {
+        "entities": ["Ann", "Bo"],
+        "initial_state": [
+            {"entity": "Ann", "quantity": {"unit": "yards", "value": 6}},
+            {"entity": "Bo", "quantity": {"unit": "fef", "value": 2}},
+        ],
+        "operations": [
+            {"actor": "Ann", "kind": "add", "operand": {"unit": "fef", "value": 6}},
+            {"actor": "Ann", "kind": "divide", "operand": {"unit": "fef", "value": 2}},
+            {
+                "actor": "Ann",
+                "kind": "unit_partition",
+                "operand": {"value": 2, "unit": "yards", "result_unit": "boxes"},
+            },
+            {
+                "actor": "Bo",
+                "kind": "apply_rate",
+                "operand": {"value": 1, "numerator_unit": "boxes", "denominator_unit": "fef"},
+            },
+        ],
+        "unknown": {"entity": "Ann", "unit": "boxes"},
+    },
+}
+
+
 @pytest.mark.parametrize("story", COINCIDENCES.values(), ids=COINCIDENCES.keys())
 def test_a_reading_that_agrees_by_coincidence_is_caught_at_another_size(story: dict[str, object]) -> None:
-    """10 cents and 10 bucks, halved, read as cents are 10 cents again: read as 2 cents a buck, 15."""
+    """10 cents and 10 bucks, halved, read as cents are 10 cents again: read as 2 cents a buck, 15 (or at 3)."""
     with pytest.raises(MathGraphError) as info:
         auto_count_nouns(story)
-    assert "as a unit of 2 " in str(info.value)
+    assert "as a unit of 2 " in str(info.value) or "as a unit of 3 " in str(info.value)
 
 
 def test_a_graph_written_in_one_noun_only_is_kept() -> None:
