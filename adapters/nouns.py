@@ -92,8 +92,9 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     except UnitRefusal as exc:
         path = next((p for p, surface in written if surface == exc.subject), "")
         raise MathGraphError(exc.reason, exc.explain(), path) from None
-    _refuse_nouns_naming_another(written, voc, derived)
-    _refuse_meaning_dependent_nouns(problem, written, voc, derived)
+    declared = set(voc.declarable_nouns(surface for _, surface in written))  # the nouns declared here
+    _refuse_nouns_naming_another(written, declared, derived)
+    _refuse_meaning_dependent_nouns(problem, written, declared, derived)
     return derived
 
 
@@ -201,7 +202,7 @@ def _outcome(graph: Mapping[str, object], vocab: UnitVocabulary) -> tuple[Fracti
 
 
 def _refuse_meaning_dependent_nouns(
-    graph: MathProblemGraph, written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary
+    graph: MathProblemGraph, written: list[tuple[str, str]], declared: set[str], derived: UnitVocabulary
 ) -> None:
     """Refuse a declared noun when the answer depends on whether it is a unit of its own or a spelling of another.
 
@@ -228,7 +229,6 @@ def _refuse_meaning_dependent_nouns(
         MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings;
             ``input_too_large`` beyond :data:`MAX_RESPELLING_WORK`.
     """
-    declared = set(base.declarable_nouns(s for _, s in written))
     if not declared:
         return
     data: dict[str, Any] = graph.to_json()
@@ -288,7 +288,7 @@ _MIN_COMPOUND_WORDS: Final[int] = 2
 """A noun of one word names no other noun inside it: only one of several words (``green apples``) can."""
 
 
-def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocabulary, derived: UnitVocabulary) -> None:
+def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[str], derived: UnitVocabulary) -> None:
     """Refuse a declared noun of several words one of which names another count kind of the graph (``green apples``).
 
     ``green apples`` beside ``apples`` may be some of the apples or a kind of their own, and
@@ -300,7 +300,6 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], base: UnitVocab
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's path.
     """
-    declared = set(base.declarable_nouns(s for _, s in written))
     kinds: dict[str, object] = {}  # each count surface the graph writes -> its kind
     for _, written_surface in written:
         try:

@@ -197,21 +197,31 @@ def declaration_hint(surface: str) -> str:
     return f'--count-noun "{flag}"' if " " in flag else f"--count-noun {flag}"
 
 
+def surface_items(surfaces: object, name: str) -> list[object]:
+    """The items of a collection of unit surfaces, in order, for a caller to check one by one.
+
+    Raises:
+        UnitRefusal: ``malformed_input`` for one string or bytes (it would be read letter
+            by letter), or anything not iterable.
+    """
+    if isinstance(surfaces, (str, bytes)) or not isinstance(surfaces, Iterable):
+        raise UnitRefusal(
+            "malformed_input", f"{name} must be a collection of unit surfaces (not one string)", type(surfaces).__name__
+        )
+    return list(surfaces)
+
+
 def _given_surfaces(surfaces: object) -> list[str]:
     """The distinct strings of a collection of surfaces, in order.
 
     Raises:
-        UnitRefusal: ``malformed_input`` for one string (it would be read letter by
-            letter), no collection, or an item that is no string.
+        UnitRefusal: ``malformed_input`` as :func:`surface_items`, or for an item that is no string.
     """
-    if isinstance(surfaces, (str, bytes)) or not isinstance(surfaces, Iterable):
-        one = " (not one string)" if isinstance(surfaces, (str, bytes)) else ""
-        raise UnitRefusal("malformed_input", f"surfaces must be a collection of strings{one}", type_kind(surfaces))
-    items = list(surfaces)
+    items = surface_items(surfaces, "surfaces")
     bad = [s for s in items if not isinstance(s, str)]
     if bad:
         raise UnitRefusal("malformed_input", f"a surface is a string, found {type_kind(bad[0])}", "surfaces")
-    return list(dict.fromkeys(items))
+    return list(dict.fromkeys(items))  # type: ignore[arg-type]  # every item is a str, checked above
 
 
 def noun_lemmas(surfaces: Iterable[str]) -> dict[str, str]:
@@ -561,5 +571,6 @@ __all__ = [
     "possible_singulars",
     "singular_candidates",
     "singular_keys",
+    "surface_items",
     "typo_apart",
 ]

@@ -33,6 +33,7 @@ from units.nouns import (
     noun_forms,
     noun_lemmas,
     possible_singulars,
+    surface_items,
 )
 from units.reasons import UnitReason
 
@@ -188,15 +189,9 @@ def _surface_strings(surfaces: object, name: str) -> list[str]:
     """The strings of a collection of unit surfaces (other items left out), for :meth:`UnitVocabulary.with_auto_count_nouns`.
 
     Raises:
-        UnitRefusal: ``malformed_input`` for one string or bytes, or anything not iterable.
+        UnitRefusal: ``malformed_input`` as :func:`units.nouns.surface_items`.
     """
-    if isinstance(surfaces, (str, bytes)) or not isinstance(surfaces, Iterable):
-        raise UnitRefusal(
-            "malformed_input",
-            f"{name} must be a collection of unit surfaces (not one string)",
-            type(surfaces).__name__,
-        )
-    return [s for s in surfaces if isinstance(s, str)]
+    return [s for s in surface_items(surfaces, name) if isinstance(s, str)]
 
 
 def _nouns_from_surfaces(nouns: Iterable[str]) -> dict[str, str]:
