@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 from adapters.errors import MathGraphError
 from units import UnitVocabulary
 from units.errors import UnitRefusal, clip
-from units.exact import format_exact, is_text, parse_exact, text_kind
+from units.exact import breaks_line, format_exact, is_text, parse_exact, text_kind
 from verifier.errors import given_vocabulary as checked_vocabulary
 from verifier.jsonread import json_object
 from verifier.model import BoundEquation, SemanticRole, SourceSpanLink, SymbolBinding
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
 
 MAX_NAME_CHARS: Final[int] = 128
 _SLUG: Final = re.compile(r"[^a-z0-9]+")
-_CONTROL: Final = re.compile(r"[\n\r\t\x00\ud800-\udfff]")
-"""Control characters a name may not hold, and lone surrogates (``"\\ud800"`` in JSON: no UTF-8 text holds one)."""
 
 
 def exact(value: object, path: str) -> Fraction:
@@ -55,7 +53,7 @@ def name(value: object, path: str) -> str:
         raise MathGraphError("malformed_input", f"expected a non-empty trimmed string, found {text_kind(value)}", path)
     if len(value) > MAX_NAME_CHARS:
         raise MathGraphError("input_too_large", f"longer than {MAX_NAME_CHARS} characters", path)
-    if _CONTROL.search(value):
+    if breaks_line(value):
         raise MathGraphError("malformed_input", "control characters or a lone surrogate in a name", path)
     return value
 

@@ -49,6 +49,19 @@ def is_text(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and not isinstance(value, JsonNumber)
 
 
+_BREAKS_LINE: Final = re.compile(r"[\n\r\t\x00\ud800-\udfff]")
+
+
+def breaks_line(text: str) -> bool:
+    r"""Whether ``text`` holds what one line of text may not: a line break, a tab, a NUL, or a lone surrogate.
+
+    A lone surrogate (``"\ud800"`` in JSON) is no character: no UTF-8 output can hold it.
+    The rule behind every name (entity, unit surface) the adapters read and every text
+    field of a binding graph's canonical lines.
+    """
+    return _BREAKS_LINE.search(text) is not None
+
+
 def text_kind(value: object) -> str:
     """How a message names a value that is not text: ``the JSON number 2.5``, else its ``repr`` (clipped)."""
     return f"the JSON number {value[:40]}" if isinstance(value, JsonNumber) else clip(value)
@@ -264,6 +277,7 @@ __all__ = [
     "MAX_DIGITS",
     "MAX_FLOAT_DIGITS",
     "JsonNumber",
+    "breaks_line",
     "format_exact",
     "is_text",
     "loads_exact",

@@ -28,7 +28,7 @@ else:
     from verifier.lazy import sympy
 
 from units.errors import UnitRefusal, clip
-from units.exact import is_text, parse_exact, text_kind
+from units.exact import breaks_line, is_text, parse_exact, text_kind
 from units.reasons import RefusalReason
 from verifier.errors import BindingGraphError
 from verifier.expr import check_expression, free_names, is_identifier, parse_expression, print_expression
@@ -170,7 +170,7 @@ def _magnitude(text: str) -> Fraction:
 
 def _text_problem(value: str) -> tuple[RefusalReason, str] | None:
     """Why a non-empty string of at most MAX_TEXT_CHARS is not one canonical line (texts that pass are remembered)."""
-    if _CONTROL.search(value) or value != value.strip():
+    if breaks_line(value) or value != value.strip():
         return ("malformed_input", f"must be one trimmed line of text: {clip(value)}")
     if value == "None" or _FIELD_TOKEN.search(value):
         return (
@@ -178,10 +178,6 @@ def _text_problem(value: str) -> tuple[RefusalReason, str] | None:
             f"{clip(value)} would be misread in the canonical line format ('None' or a ' key=' token)",
         )
     return None
-
-
-_CONTROL: Final = re.compile(r"[\n\r\t\x00\ud800-\udfff]")
-"""Control characters a canonical line may not hold, and lone surrogates (no UTF-8 text holds one)."""
 
 
 def _ident(value: object, path: str) -> None:

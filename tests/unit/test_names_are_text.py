@@ -19,7 +19,7 @@ import pytest
 
 from adapters import MathGraphError, bind_relations, graph_from_dict, read_json
 from adapters.corpus import BadRecord, Record, read_records
-from units.exact import JsonNumber, is_text, text_kind
+from units.exact import JsonNumber, breaks_line, is_text, text_kind
 from verifier import BindingGraph, BindingGraphError
 
 
@@ -131,3 +131,31 @@ def test_the_cli_reports_a_surrogate_without_a_traceback(command: list[str], tmp
     assert b"Traceback" not in done.stderr
     out = done.stdout.decode("utf-8")  # strict: the output is valid UTF-8
     assert "an id holds a control character or a lone surrogate" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "breaks"),
+    [
+        ("Ana", False),
+        ("Mrs. Lee", False),
+        ("café ☕", False),
+        ("a\x1bb", False),  # other control characters are the id and outcome checks' to refuse
+        ("a\nb", True),
+        ("a\rb", True),
+        ("a\tb", True),
+        ("a\x00b", True),
+        ("a\ud800", True),
+        ("\udfff", True),
+    ],
+)
+def test_breaks_line_is_the_one_line_rule_of_names_and_canonical_texts(text: str, breaks: bool) -> None:  # noqa: FBT001
+    """``units.exact.breaks_line`` is the rule both the adapters' names and the binding graph's texts apply."""
+    assert breaks_line(text) is breaks
+    graph = _graph(entity=json.dumps(f"A{text}"))
+    if breaks:
+        with pytest.raises(MathGraphError) as caught:
+            graph_from_dict(read_json(graph))
+        assert caught.value.reason == "malformed_input"
+        assert caught.value.path == "entities[0]"
+    else:
+        assert graph_from_dict(read_json(graph)).entities == (f"A{text}",)
