@@ -251,8 +251,9 @@ def _refuse_meaning_dependent_nouns(
         )
     for noun in nouns:  # the asked kind last: of two nouns that may be one, the other is named
         spellings = frozenset(s for s in surfaces if s in declared and kinds[s] == kinds[noun])
-        for other, scale in ((o, k) for o in others if kinds[o] != kinds[noun] for k in _SCALES):
-            reading = _Respelling(spellings, other, Fraction(scale)).graph(data)
+        sizes = [(o, Fraction(k)) for o in others if kinds[o] != kinds[noun] for k in _SCALES]
+        for other, scale in sizes + _rate_sizes(data, spellings, kinds):
+            reading = _neutral_rates(_Respelling(spellings, other, scale).graph(data))
             if _relates_a_kind_to_itself(reading, derived):
                 continue  # no reading of the graph
             as_other, reason = _outcome(reading, derived)
@@ -260,7 +261,8 @@ def _refuse_meaning_dependent_nouns(
                 as_other /= scale  # the answer itself is in the noun: compare it in the noun
             if as_other != as_written and not (scale != 1 and reason in _SCALE_ARTEFACTS):
                 other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
-                spelled = f"another spelling of {clip(other)}" if scale == 1 else f"a unit of {scale} {clip(other)}"
+                size = format_exact(scale)
+                spelled = f"another spelling of {clip(other)}" if scale == 1 else f"a unit of {size} {clip(other)}"
                 raise MathGraphError(
                     "unknown_unit",
                     f"the answer depends on what {clip(noun)} means: {format_exact(as_written)} as a count noun of"
@@ -268,6 +270,56 @@ def _refuse_meaning_dependent_nouns(
                     f" ({declaration_hint(noun)}) if it is a noun of its own",
                     first_path[noun],
                 )
+
+
+def _rate_sizes(
+    data: Mapping[str, Any], spellings: frozenset[str], kinds: Mapping[str, object]
+) -> list[tuple[str, Fraction]]:
+    """The size of another unit a rate of the graph says the noun is: 10 cents for ``10 cents per dime``.
+
+    A rate between the noun and another unit fixes what the noun means in that unit; read
+    at that size, the rate says nothing (:func:`_neutral_rates`), and every other amount
+    written in the noun (another entity's dimes, dimes gained after the rate) joins the
+    other unit.  At any other size the rate relates a kind to itself, which is no reading
+    of the graph; so without this size, a noun a rate converts was never read as the
+    unit it is worth (a review certified 70 cents for 4 dimes at 10 cents a dime beside
+    30 cents and 2 more dimes).
+    """
+    sizes: list[tuple[str, Fraction]] = []
+    for op in data["operations"]:
+        operand = op["operand"]
+        if op["kind"] != "apply_rate":
+            continue
+        numerator, denominator = operand["numerator_unit"], operand["denominator_unit"]
+        value = Fraction(str(operand["value"]))
+        if value <= 0 or kinds.get(numerator) is None or kinds.get(numerator) == kinds.get(denominator):
+            continue
+        if denominator in spellings and numerator not in spellings:
+            sizes.append((numerator, value))
+        elif numerator in spellings and denominator not in spellings:
+            sizes.append((denominator, 1 / value))
+    return list(dict.fromkeys(sizes))
+
+
+def _neutral_rates(data: dict[str, Any]) -> dict[str, Any]:
+    """A reading with each rate of one unit per the same unit (``1 cents per cents``) made a multiply by 1 of it.
+
+    Such a rate, in a reading at the size the rate itself gives (:func:`_rate_sizes`), converts
+    the actor's holding into itself; the multiply keeps the operation's place (later
+    operations and the unknown name states by position).
+    """
+    operations = []
+    for op in data["operations"]:
+        operand = op["operand"]
+        if (
+            op["kind"] == "apply_rate"
+            and operand["numerator_unit"] == operand["denominator_unit"]
+            and Fraction(str(operand["value"])) == 1
+        ):
+            operations.append({**op, "kind": "multiply", "operand": {"unit": operand["numerator_unit"], "value": 1}})
+        else:
+            operations.append(op)
+    return {**data, "operations": operations}
 
 
 _SCALES: Final[tuple[int, ...]] = (1, 2, 3)
