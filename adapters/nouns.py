@@ -213,7 +213,9 @@ def _refuse_meaning_dependent_nouns(
     division that would not have been whole.  Whether that changes the answer is
     decided by the answer itself: the graph is verified again with the noun (all its
     spellings) written as one, two and three of each other unit the graph writes
-    (:data:`_SCALES`; one surface a kind), and the noun is refused unless every such
+    (:data:`_SCALES`; one surface a kind), and as the size a rate of the graph gives it
+    (10 cents for ``10 cents per dime``, the rate then neutral: :func:`_rate_sizes`),
+    and the noun is refused unless every such
     reading certifies the same value as the graph as written.  A reading that is no
     reading of the graph (:func:`_relates_a_kind_to_itself`: dollars per dollar) is set
     aside, and so is a doubled one refused only for a count no longer whole
