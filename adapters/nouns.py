@@ -254,14 +254,16 @@ def _refuse_meaning_dependent_nouns(
     for noun in nouns:  # the asked kind last: of two nouns that may be one, the other is named
         spellings = frozenset(s for s in surfaces if s in declared and kinds[s] == kinds[noun])
         sizes = [(o, Fraction(k)) for o in others if kinds[o] != kinds[noun] for k in _SCALES]
-        for other, scale in sizes + _rate_sizes(data, spellings, kinds):
+        rate_sizes = _rate_sizes(data, spellings, kinds)
+        for other, scale in sizes + rate_sizes:
             reading = _neutral_rates(_Respelling(spellings, other, scale).graph(data))
             if _relates_a_kind_to_itself(reading, derived):
                 continue  # no reading of the graph
             as_other, reason = _outcome(reading, derived)
             if graph.unknown.unit in spellings and as_other is not None:
                 as_other /= scale  # the answer itself is in the noun: compare it in the noun
-            if as_other != as_written and not (scale != 1 and reason in _SCALE_ARTEFACTS):
+            artefact = scale != 1 and reason in _SCALE_ARTEFACTS and (other, scale) not in rate_sizes
+            if as_other != as_written and not artefact:  # the rate's own size is no artefact: it is the noun's worth
                 other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
                 size = format_exact(scale)
                 spelled = f"another spelling of {clip(other)}" if scale == 1 else f"a unit of {size} {clip(other)}"

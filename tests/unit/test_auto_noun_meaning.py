@@ -599,3 +599,19 @@ def test_a_noun_only_its_rate_converts_is_kept(story: dict[str, Any], unit: str,
     assert isinstance(answer, Answer)
     assert Fraction(answer.value) == value
     assert answer.unit == unit
+
+
+def test_a_count_at_the_rates_size_that_is_not_whole_refuses_the_noun() -> None:
+    """Review finding (2026-12-02): 5 boxes at 12 pencils a box, 1 more box and 1 loose pencil were 61 pencils.
+
+    Read at the rate's own size (a pencil is 1/12 box) the loose pencil is no whole box;
+    that refusal had been set aside as an artefact of the size, as for sizes 2 and 3.
+    """
+    story = _coins("boxes", 5, 12, "pencils", [], "pencils")
+    story["operations"] += [
+        {"actor": "Sam", "kind": "add", "operand": {"unit": "boxes", "value": 1}},
+        {"actor": "Sam", "kind": "add", "operand": {"unit": "pencils", "value": 1}},
+    ]
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert "61 as a count noun of its own, refused non_integer_count as a unit of 1/12 'boxes'" in str(info.value)
