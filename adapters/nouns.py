@@ -112,7 +112,12 @@ class _Respelling:
 
     Amounts in ``surfaces`` are multiplied by ``scale`` (a rate per one of them divided
     by it), so that a noun meaning ``scale`` of ``other`` is read; a multiply's or
-    divide's factor is a pure number and stays.
+    divide's factor is a pure number and stays.  A conversion the respelling makes an
+    identity (a rate of 1 cent per cent, a partition of cents into dimes read as 10
+    cents each: :func:`_sizes_given`) says only that the two holdings are one; it is
+    read as a multiply by 1 (keeping its place: later operations and the unknown name
+    states by position), and a ``fraction_portion`` of what such a partition made
+    takes its share of that one holding.
     """
 
     surfaces: frozenset[str]
@@ -163,12 +168,47 @@ class _Respelling:
                 kept["value"] = format_exact(total)
             else:
                 held[key] = respelled
+        operations = []
+        merged: dict[str, str] = {}  # actor -> the holding its latest partition, made an identity, named again
+        for op in data["operations"]:
+            read = self.operation(op)
+            operand = read["operand"]
+            if op["kind"] == "unit_partition":
+                merged.pop(op["actor"], None)
+                if self._is_identity(op["operand"], read["operand"]):
+                    merged[op["actor"]] = operand["unit"]
+                    read = _multiply(read, operand["unit"], Fraction(1))
+            elif op["kind"] == "apply_rate":
+                same = operand["numerator_unit"] == operand["denominator_unit"]
+                if same and Fraction(str(operand["value"])) == 1:
+                    read = _multiply(read, operand["numerator_unit"], Fraction(1))
+            elif op["kind"] == "fraction_portion" and op["actor"] in merged:
+                share = 1 - Fraction(str(operand["numerator"])) / Fraction(str(operand["denominator"]))
+                read = _multiply(read, merged[op["actor"]], share)
+            operations.append(read)
         return {
             **data,
             "initial_state": list(held.values()),
-            "operations": [self.operation(op) for op in data["operations"]],
+            "operations": operations,
             "unknown": {**data["unknown"], "unit": self.unit(data["unknown"]["unit"])},
         }
+
+    def _is_identity(self, written: Mapping[str, Any], read: Mapping[str, Any]) -> bool:
+        """Whether a partition's reading (``read``, of ``written``) counts the holding it partitions in itself.
+
+        Into the noun (dimes of 10 cents, read as 10 cents each) that is a chunk of the
+        noun's size; out of the noun (apples into 6-apple bags, apples read as 1/6 bag) a
+        chunk of one of the unit the result is in.
+        """
+        if read["unit"] != read["result_unit"]:
+            return False
+        chunk = Fraction(str(read["value"]))
+        return chunk == (self.scale if written["result_unit"] in self.surfaces else 1)
+
+
+def _multiply(op: Mapping[str, Any], unit: str, factor: Fraction) -> dict[str, Any]:
+    """The operation ``op`` of a reading made a multiply of the actor's ``unit`` holding by ``factor``."""
+    return {**op, "kind": "multiply", "operand": {"unit": unit, "value": format_exact(factor)}}
 
 
 def _relates_a_kind_to_itself(data: Mapping[str, Any], vocab: UnitVocabulary) -> bool:
@@ -213,10 +253,10 @@ def _refuse_meaning_dependent_nouns(
     division that would not have been whole.  Whether that changes the answer is
     decided by the answer itself: the graph is verified again with the noun (all its
     spellings) written as one, two and three of each other unit the graph writes
-    (:data:`_SCALES`; one surface a kind), and as the size a rate of the graph gives it
-    (10 cents for ``10 cents per dime``, the rate then neutral: :func:`_rate_sizes`),
-    and the noun is refused unless every such
-    reading certifies the same value as the graph as written.  A reading that is no
+    (:data:`_SCALES`; one surface a kind), and as the size a rate or a partition of the
+    graph gives it (10 cents for ``10 cents per dime`` or for cents changed into 10-cent
+    dimes, the conversion then an identity: :func:`_sizes_given`), and the noun is
+    refused unless every such reading certifies the same value as the graph as written.  A reading that is no
     reading of the graph (:func:`_relates_a_kind_to_itself`: dollars per dollar) is set
     aside, and so is a doubled one refused only for a count no longer whole
     (:data:`_SCALE_ARTEFACTS`); any other refusal (an inconsistent comparison, a second
@@ -254,15 +294,15 @@ def _refuse_meaning_dependent_nouns(
     for noun in nouns:  # the asked kind last: of two nouns that may be one, the other is named
         spellings = frozenset(s for s in surfaces if s in declared and kinds[s] == kinds[noun])
         sizes = [(o, Fraction(k)) for o in others if kinds[o] != kinds[noun] for k in _SCALES]
-        rate_sizes = _rate_sizes(data, spellings, kinds)
-        for other, scale in sizes + rate_sizes:
-            reading = _neutral_rates(_Respelling(spellings, other, scale).graph(data))
+        given_sizes = _sizes_given(data, spellings, kinds)
+        for other, scale in sizes + given_sizes:
+            reading = _Respelling(spellings, other, scale).graph(data)
             if _relates_a_kind_to_itself(reading, derived):
                 continue  # no reading of the graph
             as_other, reason = _outcome(reading, derived)
             if graph.unknown.unit in spellings and as_other is not None:
                 as_other /= scale  # the answer itself is in the noun: compare it in the noun
-            artefact = scale != 1 and reason in _SCALE_ARTEFACTS and (other, scale) not in rate_sizes
+            artefact = scale != 1 and reason in _SCALE_ARTEFACTS and (other, scale) not in given_sizes
             if as_other != as_written and not artefact:  # the rate's own size is no artefact: it is the noun's worth
                 other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
                 size = format_exact(scale)
@@ -276,54 +316,39 @@ def _refuse_meaning_dependent_nouns(
                 )
 
 
-def _rate_sizes(
+def _sizes_given(
     data: Mapping[str, Any], spellings: frozenset[str], kinds: Mapping[str, object]
 ) -> list[tuple[str, Fraction]]:
-    """The size of another unit a rate of the graph says the noun is: 10 cents for ``10 cents per dime``.
+    """The sizes of other units that a rate or a partition of the graph says the noun is.
 
-    A rate between the noun and another unit fixes what the noun means in that unit; read
-    at that size, the rate says nothing (:func:`_neutral_rates`), and every other amount
-    written in the noun (another entity's dimes, dimes gained after the rate) joins the
-    other unit.  At any other size the rate relates a kind to itself, which is no reading
-    of the graph; so without this size, a noun a rate converts was never read as the
-    unit it is worth (a review certified 70 cents for 4 dimes at 10 cents a dime beside
-    30 cents and 2 more dimes).
+    ``10 cents per dime`` and a partition of cents into 10-cent dimes both make a dime 10
+    cents; ``3 stickers per dollar`` makes a sticker 1/3 dollar, and a partition of
+    apples into 6-apple bags an apple 1/6 bag.  Read at that size, the conversion says
+    only that two holdings are one (:meth:`_Respelling.graph`), and every other amount
+    written in the noun (another entity's dimes, dimes gained afterwards) joins the
+    other unit.  At any other size the conversion relates a kind to itself, which is no
+    reading of the graph; so without these sizes, a noun a conversion gives a worth was
+    never read as that worth (reviews certified 70 cents for 4 dimes at 10 cents a dime
+    beside 30 cents and 2 more dimes, and 90 cents for 90 cents changed into dimes
+    beside Kim's 2 dimes).
     """
     sizes: list[tuple[str, Fraction]] = []
     for op in data["operations"]:
         operand = op["operand"]
-        if op["kind"] != "apply_rate":
-            continue
-        numerator, denominator = operand["numerator_unit"], operand["denominator_unit"]
-        value = Fraction(str(operand["value"]))
-        if value <= 0 or kinds.get(numerator) is None or kinds.get(numerator) == kinds.get(denominator):
-            continue
-        if denominator in spellings and numerator not in spellings:
-            sizes.append((numerator, value))
-        elif numerator in spellings and denominator not in spellings:
-            sizes.append((denominator, 1 / value))
-    return list(dict.fromkeys(sizes))
-
-
-def _neutral_rates(data: dict[str, Any]) -> dict[str, Any]:
-    """A reading with each rate of one unit per the same unit (``1 cents per cents``) made a multiply by 1 of it.
-
-    Such a rate, in a reading at the size the rate itself gives (:func:`_rate_sizes`), converts
-    the actor's holding into itself; the multiply keeps the operation's place (later
-    operations and the unknown name states by position).
-    """
-    operations = []
-    for op in data["operations"]:
-        operand = op["operand"]
-        if (
-            op["kind"] == "apply_rate"
-            and operand["numerator_unit"] == operand["denominator_unit"]
-            and Fraction(str(operand["value"])) == 1
-        ):
-            operations.append({**op, "kind": "multiply", "operand": {"unit": operand["numerator_unit"], "value": 1}})
+        if op["kind"] == "apply_rate":
+            worth, noun = operand["numerator_unit"], operand["denominator_unit"]  # one noun is worth value worths
+        elif op["kind"] == "unit_partition":
+            worth, noun = operand["unit"], operand["result_unit"]
         else:
-            operations.append(op)
-    return {**data, "operations": operations}
+            continue
+        value = Fraction(str(operand["value"]))
+        if value <= 0 or None in (kinds.get(worth), kinds.get(noun)) or kinds.get(worth) == kinds.get(noun):
+            continue
+        if noun in spellings and worth not in spellings:
+            sizes.append((worth, value))
+        elif worth in spellings and noun not in spellings:
+            sizes.append((noun, 1 / value))
+    return list(dict.fromkeys(sizes))
 
 
 _SCALES: Final[tuple[int, ...]] = (1, 2, 3)

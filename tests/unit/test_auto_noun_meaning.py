@@ -615,3 +615,79 @@ def test_a_count_at_the_rates_size_that_is_not_whole_refuses_the_noun() -> None:
     with pytest.raises(MathGraphError) as info:
         auto_count_nouns(story)
     assert "61 as a count noun of its own, refused non_integer_count as a unit of 1/12 'boxes'" in str(info.value)
+
+
+def _changed(  # noqa: PLR0917 -- a table row reads best positionally
+    holding: tuple[str, int], chunk: int, result: str, after: list[dict[str, Any]], kim: list[tuple[str, int]], asked: str
+) -> dict[str, Any]:
+    """Sam partitions ``holding`` into ``result`` of ``chunk`` each, then does ``after``; Kim holds ``kim``."""
+    unit, amount = holding
+    return {
+        "entities": ["Sam", "Kim"],
+        "initial_state": [
+            {"entity": "Sam", "quantity": {"unit": unit, "value": amount}},
+            *({"entity": "Kim", "quantity": {"unit": u, "value": v}} for u, v in kim),
+        ],
+        "operations": [
+            {"actor": "Sam", "kind": "unit_partition", "operand": {"value": chunk, "unit": unit, "result_unit": result}},
+            *after,
+        ],
+        "unknown": {"entity": None, "unit": asked},
+    }
+
+
+_GIVES_A_THIRD: Final = {
+    "actor": "Sam",
+    "kind": "fraction_portion",
+    "operand": {"numerator": 1, "denominator": 3, "referent": "them"},
+}
+
+
+@pytest.mark.parametrize(
+    ("story", "as_written", "at_the_chunk"),
+    [
+        (_changed(("cents", 90), 10, "dimes", [], [("dimes", 2)], "cents"), "90", "110 as a unit of 10 'cents'"),
+        (
+            _changed(("minutes", 180), 45, "sessions", [], [("sessions", 2)], "minutes"),
+            "180",
+            "270 as a unit of 45 'minutes'",
+        ),
+        (
+            _changed(("inches", 90), 30, "steps", [_op("Sam", "add", unit="steps", value=6)], [], "inches"),
+            "90",
+            "270 as a unit of 30 'inches'",
+        ),
+        (_changed(("inches", 90), 30, "pieces", [_GIVES_A_THIRD], [], "inches"), "90", "60 as a unit of 30 'inches'"),
+    ],
+    ids=["cents into dimes beside dimes", "minutes into sessions beside sessions", "steps added", "a third given"],
+)
+def test_a_noun_a_partition_gives_a_worth_is_read_at_the_chunks_size(
+    story: dict[str, Any], as_written: str, at_the_chunk: str
+) -> None:
+    """Review finding (2026-12-02): a partition into a noun says what one of it is worth, as a rate does.
+
+    At every other size the partition relates a kind to itself and the reading was set
+    aside, so 90 cents changed into 10-cent dimes beside Kim's 2 dimes were certified 90
+    cents in all (a reader says 110).
+    """
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert info.value.reason == "unknown_unit"
+    assert f"{as_written} as a count noun of its own, {at_the_chunk}" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("story", "unit", "value"),
+    [
+        (_changed(("cents", 90), 10, "dimes", [], [("cents", 5)], "cents"), "cents", 95),
+        (_changed(("cents", 90), 10, "dimes", [], [("dimes", 2)], "dimes"), "dimes", 11),
+        (_changed(("inches", 90), 30, "pieces", [_GIVES_A_THIRD], [], "pieces"), "pieces", 2),
+        (_changed(("apples", 48), 6, "bags", [], [], "bags"), "bags", 8),
+    ],
+    ids=["dimes beside cents", "dimes asked in dimes", "a third of the pieces", "apples into bags"],
+)
+def test_a_noun_only_its_partition_gives_a_worth_is_kept(story: dict[str, Any], unit: str, value: int) -> None:
+    """Read at the chunk's size the partition is an identity, and a fraction of its pieces a share of the holding."""
+    answer = _answer(story)
+    assert Fraction(answer.value) == value
+    assert answer.unit == unit
