@@ -687,6 +687,10 @@ def _operand(kind: str, data: object, path: str) -> Operand:
     )
 
 
+GRAPH_FIELDS: Final[frozenset[str]] = frozenset({"entities", "initial_state", "operations", "unknown"})
+"""The fields a math problem graph's JSON object holds (the upstream layout), besides an optional ``id``."""
+
+
 def graph_from_dict(data: object) -> MathProblemGraph:
     """Read a math problem graph from JSON data (the upstream layout).
 
@@ -699,7 +703,7 @@ def graph_from_dict(data: object) -> MathProblemGraph:
     Raises:
         MathGraphError: ``malformed_input`` / ``input_too_large`` naming the field.
     """
-    obj = fields(data, "graph", {"entities", "initial_state", "operations", "unknown"}, {"id"})
+    obj = fields(data, "graph", GRAPH_FIELDS, {"id"})
     if "id" in obj and obj["id"] is None:
         raise MathGraphError("malformed_input", "an id is a string, found None", "graph.id")
     record_id(obj.get("id"), "graph.id")

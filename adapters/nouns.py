@@ -22,7 +22,7 @@ from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT
 from units.errors import clip
 from units.exact import format_exact
-from units.nouns import declaration_hint, noun_forms
+from units.nouns import noun_forms
 from verifier import Answer, verify
 
 
@@ -116,13 +116,14 @@ class _Respelling:
     identity (a rate of 1 cent per cent, a partition of cents into dimes read as 10
     cents each: :func:`_sizes_given`) says only that the two holdings are one; it is
     read as a multiply by 1 (keeping its place: later operations and the unknown name
-    states by position), and a ``fraction_portion`` of what such a partition made
-    takes its share of that one holding.
+    states by position).  A share of the noun alone has no such reading
+    (:func:`_scales_the_noun`).
     """
 
     surfaces: frozenset[str]
     other: str
     scale: Fraction
+    vocab: UnitVocabulary
 
     def unit(self, text: str) -> str:
         return self.other if text in self.surfaces else text
@@ -169,22 +170,15 @@ class _Respelling:
             else:
                 held[key] = respelled
         operations = []
-        merged: dict[str, str] = {}  # actor -> the holding its latest partition, made an identity, named again
         for op in data["operations"]:
             read = self.operation(op)
             operand = read["operand"]
-            if op["kind"] == "unit_partition":
-                merged.pop(op["actor"], None)
-                if self._is_identity(op["operand"], read["operand"]):
-                    merged[op["actor"]] = operand["unit"]
-                    read = _multiply(read, operand["unit"], Fraction(1))
+            if op["kind"] == "unit_partition" and self._is_identity(op["operand"], operand):
+                read = _multiply(read, operand["unit"])
             elif op["kind"] == "apply_rate":
-                same = operand["numerator_unit"] == operand["denominator_unit"]
-                if same and Fraction(str(operand["value"])) == 1:
-                    read = _multiply(read, operand["numerator_unit"], Fraction(1))
-            elif op["kind"] == "fraction_portion" and op["actor"] in merged:
-                share = 1 - Fraction(str(operand["numerator"])) / Fraction(str(operand["denominator"]))
-                read = _multiply(read, merged[op["actor"]], share)
+                numerator, denominator = operand["numerator_unit"], operand["denominator_unit"]
+                if self.is_size(Fraction(str(operand["value"])), numerator, denominator, Fraction(1)):
+                    read = _multiply(read, denominator)
             operations.append(read)
         return {
             **data,
@@ -198,17 +192,23 @@ class _Respelling:
 
         Into the noun (dimes of 10 cents, read as 10 cents each) that is a chunk of the
         noun's size; out of the noun (apples into 6-apple bags, apples read as 1/6 bag) a
-        chunk of one of the unit the result is in.
+        chunk of one of the unit the result is in.  Sizes compare exactly across the
+        surfaces of a kind (a chunk of 10 ``cent`` is 10 ``cents``, 3/4 hour 45 minutes).
         """
-        if read["unit"] != read["result_unit"]:
+        one = self.scale if written["result_unit"] in self.surfaces else Fraction(1)
+        return self.is_size(Fraction(str(read["value"])), read["unit"], read["result_unit"], one)
+
+    def is_size(self, amount: Fraction, unit: str, other: str, size: Fraction) -> bool:
+        """Whether ``amount`` of ``unit`` is exactly ``size`` of ``other`` (``False`` for units of two kinds)."""
+        try:
+            return amount * self.vocab.factor(unit, other) == size
+        except UnitRefusal:
             return False
-        chunk = Fraction(str(read["value"]))
-        return chunk == (self.scale if written["result_unit"] in self.surfaces else 1)
 
 
-def _multiply(op: Mapping[str, Any], unit: str, factor: Fraction) -> dict[str, Any]:
-    """The operation ``op`` of a reading made a multiply of the actor's ``unit`` holding by ``factor``."""
-    return {**op, "kind": "multiply", "operand": {"unit": unit, "value": format_exact(factor)}}
+def _multiply(op: Mapping[str, Any], unit: str) -> dict[str, Any]:
+    """The operation ``op`` of a reading made a multiply of the actor's ``unit`` holding by 1."""
+    return {**op, "kind": "multiply", "operand": {"unit": unit, "value": 1}}
 
 
 def _relates_a_kind_to_itself(data: Mapping[str, Any], vocab: UnitVocabulary) -> bool:
@@ -295,25 +295,73 @@ def _refuse_meaning_dependent_nouns(
         spellings = frozenset(s for s in surfaces if s in declared and kinds[s] == kinds[noun])
         sizes = [(o, Fraction(k)) for o in others if kinds[o] != kinds[noun] for k in _SCALES]
         given_sizes = _sizes_given(data, spellings, kinds)
+        asked_in_noun = graph.unknown.unit in spellings
         for other, scale in sizes + given_sizes:
-            reading = _Respelling(spellings, other, scale).graph(data)
-            if _relates_a_kind_to_itself(reading, derived):
-                continue  # no reading of the graph
-            as_other, reason = _outcome(reading, derived)
-            if graph.unknown.unit in spellings and as_other is not None:
-                as_other /= scale  # the answer itself is in the noun: compare it in the noun
-            artefact = scale != 1 and reason in _SCALE_ARTEFACTS and (other, scale) not in given_sizes
-            if as_other != as_written and not artefact:  # the rate's own size is no artefact: it is the noun's worth
-                other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
-                size = format_exact(scale)
-                spelled = f"another spelling of {clip(other)}" if scale == 1 else f"a unit of {size} {clip(other)}"
+            respelling = _Respelling(spellings, other, scale, derived)
+            given = any(respelling.is_size(worth, unit, other, scale) for unit, worth in given_sizes)
+            disagreement = _disagreement(data, respelling, as_written, given=given, asked_in_noun=asked_in_noun)
+            if disagreement is not None:
                 raise MathGraphError(
                     "unknown_unit",
                     f"the answer depends on what {clip(noun)} means: {format_exact(as_written)} as a count noun of"
-                    f" its own, {other_text} as {spelled}. Declare it explicitly"
-                    f" ({declaration_hint(noun)}) if it is a noun of its own",
+                    f" its own{disagreement}. Declare it explicitly ({derived.declaration_hint(noun)}) if it is a"
+                    " noun of its own",
                     first_path[noun],
                 )
+
+
+def _disagreement(
+    data: dict[str, Any], respelling: _Respelling, as_written: Fraction, *, given: bool, asked_in_noun: bool
+) -> str | None:
+    """How reading the graph as ``respelling`` disagrees with the answer ``as_written``; ``None`` if it agrees.
+
+    ``given``: the size is one a conversion of the graph gives the noun (:func:`_sizes_given`),
+    so the reading is what the noun would mean, not a test of a spelling: a reading there
+    that relates a kind to itself means another conversion gives the noun another worth,
+    and a share of the noun alone cannot be read (:func:`_scales_the_noun`).
+    """
+    other, scale = clip(respelling.other), format_exact(respelling.scale)
+    if given and _scales_the_noun(data, respelling.surfaces):
+        return (
+            f"; but a conversion of the graph makes it worth {scale} {other}, and a share of it alone (a multiply,"
+            f" a divide or a fraction of them) has no reading in {other}"
+        )
+    reading = respelling.graph(data)
+    if _relates_a_kind_to_itself(reading, respelling.vocab):
+        if given:  # another conversion gives the noun another worth: it means two things
+            return f"; but the graph's conversions give it more than one worth in {other} (one of them {scale})"
+        return None  # no reading of the graph
+    as_other, reason = _outcome(reading, respelling.vocab)
+    if asked_in_noun and as_other is not None:
+        as_other /= respelling.scale  # the answer itself is in the noun: compare it in the noun
+    artefact = respelling.scale != 1 and reason in _SCALE_ARTEFACTS and not given  # a given size is the noun's worth
+    if as_other == as_written or artefact:
+        return None
+    other_text = f"refused {reason}" if as_other is None else format_exact(as_other)
+    spelled = f"another spelling of {other}" if respelling.scale == 1 else f"a unit of {scale} {other}"
+    return f", {other_text} as {spelled}"
+
+
+def _scales_the_noun(data: Mapping[str, Any], spellings: frozenset[str]) -> bool:
+    """Whether an operation of a math graph's JSON layout scales a holding of the noun alone.
+
+    A multiply or a divide of the noun, or a ``fraction_portion`` of what a partition
+    into or out of the noun made.  Read at a worth a conversion gives the noun, the noun
+    joins the other unit's holding, and the share would be taken of all of it: 90 cents
+    into 10-cent dimes, 30 cents found and a third of the dimes given away had read as
+    a third of 120 cents, agreeing with the graph as written by coincidence (a review
+    certified 120 cents in all for a reader's 130).
+    """
+    partitioned: dict[str, bool] = {}  # actor -> whether its latest partition is into or out of the noun
+    for op in data["operations"]:
+        operand, actor = op["operand"], op["actor"]
+        if op["kind"] == "unit_partition":
+            partitioned[actor] = operand["unit"] in spellings or operand["result_unit"] in spellings
+        elif (op["kind"] in ("multiply", "divide") and operand["unit"] in spellings) or (
+            op["kind"] == "fraction_portion" and partitioned.get(actor, False)
+        ):
+            return True
+    return False
 
 
 def _sizes_given(
@@ -398,7 +446,7 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
                 raise MathGraphError(
                     "unknown_unit",
                     f"{clip(surface)} names the count unit {clip(other)} too: some of the {other}, or a kind of its"
-                    f" own? Declare it explicitly to say which ({declaration_hint(surface)}, or onto the lemma of"
+                    f" own? Declare it explicitly to say which ({derived.declaration_hint(surface)}, or onto the lemma of"
                     f" {clip(other)})",
                     path,
                 )

@@ -30,7 +30,7 @@ else:
 from adapters._common import fields, given_vocabulary, name, record_id, span, upstream_roles, with_roles
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
-from adapters.math_graph import bind_math_problem_graph, graph_from_dict
+from adapters.math_graph import GRAPH_FIELDS, bind_math_problem_graph, graph_from_dict
 from adapters.nouns import auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary
@@ -131,12 +131,20 @@ def detect_format(record: object) -> str:
         )
     fmt = next((fmt for fmt, signs in _FORMAT_KEYS if any(all(k in record for k in keys) for keys in signs)), None)
     if fmt is None:
+        held = GRAPH_FIELDS & record.keys()
+        closest = (
+            f"; a math_graph lacks only {sorted(GRAPH_FIELDS - held)}"
+            if len(held) >= _MOST_OF_A_GRAPH
+            else f"; expected one of {list(FORMATS)}"
+        )
         raise MathGraphError(
-            "malformed_input",
-            f"no supported format has the keys {sorted(record)[:8]}; expected one of {list(FORMATS)}",
-            "record",
+            "malformed_input", f"no supported format has the keys {sorted(record)[:8]}{closest}", "record"
         )
     return fmt
+
+
+_MOST_OF_A_GRAPH: Final[int] = 2
+"""A record holding this many of a math graph's fields (:data:`~adapters.math_graph.GRAPH_FIELDS`) is named one lacking the rest."""
 
 
 _FORMAT_KEYS: Final[tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]] = (
@@ -147,6 +155,20 @@ _FORMAT_KEYS: Final[tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]] = (
     ("canonical_text", (("hand_rolled_canonical",), ("canonical_text",))),
 )
 """How :func:`detect_format` recognises an object's format: the first whose keys, in one of its sets, it all has."""
+
+
+def printable_id(record: object) -> str:
+    """A record's ``id`` as its report prints it, for a record refused before it was read: ``""`` when absent or bad.
+
+    Never raises: a refusal line names what it can (:func:`bind_record` refuses a bad id).
+    """
+    if not isinstance(record, dict):
+        return ""
+    try:
+        given = record_id(record.get("id"), "id")
+    except MathGraphError:
+        return ""
+    return "" if given is None else str(given)
 
 
 def vocabulary_for(record: object, base: UnitVocabulary | None = None) -> UnitVocabulary:
@@ -405,5 +427,6 @@ __all__ = [
     "equation_from_record",
     "is_lane_case",
     "lane_case_input",
+    "printable_id",
     "vocabulary_for",
 ]

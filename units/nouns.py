@@ -188,12 +188,15 @@ def lemma_id(text: str) -> str:
     return _LEMMA_UNSAFE.sub("_", text.lower()).strip("_")
 
 
-def declaration_hint(surface: str) -> str:
-    """How to declare one noun on the command line, its lemma derived: ``--count-noun pens=pen``.
+def declaration_hint(surface: str, *, lemma: str | None = None) -> str:
+    """How to declare one noun on the command line: ``--count-noun pens=pen``.
 
-    A surface with a space is quoted for the shell (``--count-noun "jumping jacks=jumping_jack"``).
+    ``lemma`` defaults to the one :func:`noun_lemmas` derives; a vocabulary whose lexicon
+    takes that lemma for another unit passes the surface itself
+    (:meth:`units.UnitVocabulary.declaration_hint`).  A surface with a space is quoted
+    for the shell (``--count-noun "jumping jacks=jumping_jack"``).
     """
-    flag = f"{surface}={noun_lemmas([surface])[surface]}"
+    flag = f"{surface}={noun_lemmas([surface])[surface] if lemma is None else lemma}"
     return f'--count-noun "{flag}"' if " " in flag else f"--count-noun {flag}"
 
 

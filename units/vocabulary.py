@@ -592,6 +592,21 @@ class UnitVocabulary:
             )
             new_lemmas.add(lemma)
 
+    def declaration_hint(self, surface: str) -> str:
+        """How to declare ``surface`` as a count noun of this vocabulary on the command line: ``--count-noun pens=pen``.
+
+        The lemma is the one :func:`units.nouns.noun_lemmas` derives unless that lemma
+        cannot be declared onto here (a lexicon unit that is no count kind: ``inchs``
+        would map onto ``inch``, a length), when the noun is its own lemma
+        (``--count-noun inchs=inchs``): a hint is only given if following it works.
+        """
+        lemma = noun_lemmas([surface])[surface]
+        try:
+            self._declare_lemma(surface, lemma, "", table=dict(self._parts.conversions), new_lemmas=set())
+        except UnitRefusal:
+            lemma = surface
+        return declaration_hint(surface, lemma=lemma)
+
     def _with_declared(
         self, table: dict[str, Conversion], declared: Mapping[str, str], divisible: set[str], whole: set[str]
     ) -> UnitVocabulary:
@@ -756,13 +771,13 @@ class UnitVocabulary:
         if misses:
             written = [*given, *context]  # of two nouns that miss each other, the rarer is named the typo
             noun, hit = min(misses, key=lambda miss: written.count(miss[0]))
-            others = [f"{other!r} of {near!r}" for other, near in misses if other != noun]
+            others = [f"{other!r} beside {near!r}" for other, near in misses if {other, near} != {noun, hit}]
             named = ", ".join(others[:_NAMED_MISSES]) + (", ..." if len(others) > _NAMED_MISSES else "")
             more = f" (near misses too: {named})" if others else ""
             raise UnitRefusal(
                 "unknown_unit",
                 f"not declared automatically: a near miss of {hit!r} (another spelling, or a likely typo of it);"
-                f" did you mean {hit!r}?{more} Declare it explicitly ({declaration_hint(noun)}) if it is a noun of"
+                f" did you mean {hit!r}?{more} Declare it explicitly ({self.declaration_hint(noun)}) if it is a noun of"
                 " its own.",
                 noun,
             )
@@ -1038,7 +1053,7 @@ class UnitVocabulary:
                 text += f"; did you mean {hint[0]!r}?"
             if not declared and surface.isalpha() and surface.islower():  # a near surface may be a false friend
                 text += (
-                    f" (a count noun must be declared: {declaration_hint(surface)}, a record's 'vocab',"
+                    f" (a count noun must be declared: {self.declaration_hint(surface)}, a record's 'vocab',"
                     " UnitVocabulary.with_count_nouns, or --count-nouns auto)"
                 )
             return text

@@ -395,7 +395,7 @@ def _conventions(items: Sequence[str]) -> dict[str, str]:
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     from adapters import MathGraphError
-    from adapters.records import bind_record
+    from adapters.records import bind_record, printable_id
     from units import UnitRefusal
     from verifier import Answer, verify
     from verifier.errors import BindingGraphError
@@ -411,15 +411,13 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             report = verify(bound.graph, bound.vocab, cast("Policy | None", args.policy) or bound.policy)  # choices=
         except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
             refused = True
+            case_id = printable_id(record)
             if args.json:
-                out.write(
-                    json.dumps(
-                        {"record": label, "refusal": {"reason": exc.reason, "detail": str(exc)}}, ensure_ascii=False
-                    )
-                    + "\n"
-                )
+                refusal = {"reason": exc.reason, "detail": str(exc)}
+                out.write(json.dumps({"record": label, "id": case_id, "refusal": refusal}, ensure_ascii=False) + "\n")
             else:
-                out.write(f"{label}: refused {exc}\n")
+                name = f" ({case_id})" if case_id else ""
+                out.write(f"{label}{name}: refused {exc}\n")
             continue
         if any(not isinstance(a, Answer) for a in report.answers.values()) or report.refusals:
             refused = True

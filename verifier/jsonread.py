@@ -35,7 +35,8 @@ def json_object(
 
     Raises:
         BindingGraphError: (or ``error``) ``malformed_input``: not an object, a key
-            missing (all named, sorted), or an unknown key (all named, sorted).
+            missing (all named, sorted, with any unknown keys beside them: a misspelling
+            is both), or an unknown key (all named, sorted).
     """
     if not isinstance(data, dict):
         raise error("malformed_input", f"expected an object, found {type(data).__name__}", path)
@@ -43,9 +44,10 @@ def json_object(
     if keys >= required and (keys <= required or keys <= required | optional):
         return data  # the common case: no sorting, no messages
     missing = sorted(required - set(data))
-    if missing:
-        raise error("malformed_input", f"missing field(s) {missing}", path)
     unknown = sorted(set(data) - required - optional)
+    if missing:  # a misspelled key is both: name the one found beside the one missing
+        found = f"; found the unknown field(s) {unknown}" if unknown else ""
+        raise error("malformed_input", f"missing field(s) {missing}{found}", path)
     if unknown:
         raise error("malformed_input", f"unknown field(s) {unknown}", path)
     return data

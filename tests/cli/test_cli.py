@@ -440,3 +440,51 @@ def test_a_json_number_line_is_no_record(tmp_path: Path) -> None:
         "n.jsonl:1: refused malformed_input at record: a record is a JSON object or canonical text,"
         " found the JSON number 1.5"
     )
+
+
+def test_a_refused_record_names_its_id_and_what_is_misspelled(tmp_path: Path) -> None:
+    """Newcomer trial (2026-12-03): a refused record named no id, nor what a graph lacked or misspelled.
+
+    A graph lacking ``entities``, or with ``operands`` for ``operand``, was told neither
+    which format nor which key.
+    """
+    no_entities = {key: value for key, value in GRAPH.items() if key != "entities"}
+    misspelled = json.loads(json.dumps(GRAPH))
+    misspelled["id"] = "misspelled"
+    misspelled["operations"][0]["operands"] = misspelled["operations"][0].pop("operand")
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(no_entities) + "\n" + json.dumps(misspelled) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 1
+    first = (
+        "bad.jsonl:1 (feet-and-inches): refused malformed_input at record: no supported format has the keys"
+        " ['id', 'initial_state', 'operations', 'unknown']; a math_graph lacks only ['entities']"
+    )
+    second = (
+        "bad.jsonl:2 (misspelled): refused malformed_input at operations[0]: missing field(s) ['operand'];"
+        " found the unknown field(s) ['operands']"
+    )
+    assert text.splitlines() == [first, second]
+    code, text = run(["check", "--json", str(path)])
+    assert [(row["record"], row["id"], row["refusal"]["reason"]) for row in map(json.loads, text.splitlines())] == [
+        ("bad.jsonl:1", "feet-and-inches", "malformed_input"),
+        ("bad.jsonl:2", "misspelled", "malformed_input"),
+    ]
+
+
+def test_an_auto_typo_refusal_names_no_pair_twice(tmp_path: Path) -> None:
+    """Newcomer trial: ``appels`` beside ``apples`` added "(near misses too: 'apples' of 'appels')", the same pair."""
+    graph = {
+        "entities": ["Ann"],
+        "initial_state": [{"entity": "Ann", "quantity": {"unit": "apples", "value": 3}}],
+        "operations": [
+            {"actor": "Ann", "kind": "add", "operand": {"unit": unit, "value": 2}} for unit in ("appels", "apples")
+        ],
+        "unknown": {"entity": "Ann", "unit": "apples"},
+    }
+    path = tmp_path / "apples.json"
+    path.write_text(json.dumps(graph))
+    code, text = run(["check", "--count-nouns", "auto", str(path)])
+    assert code == 1
+    assert "did you mean 'apples'? Declare it explicitly (--count-noun appels=appel)" in text
+    assert "near misses too" not in text

@@ -489,10 +489,10 @@ COINCIDENCES |= {
 
 
 CAUGHT_AT_THE_RATES_SIZE: Final = {
-    "a divide and a rate per the noun": "refused redeclared_state as another spelling of 'dollars'",
-    "a divide and a partition": "refused redeclared_state as another spelling of 'boxes'",
+    "a divide and a rate per the noun": "but a conversion of the graph makes it worth 1 'dollars', and a share of it",
+    "a divide and a partition": "but a conversion of the graph makes it worth 1 'boxes', and a share of it alone",
 }
-"""Stories a rate of 1 dollar per the noun reads at size 1 first (the rate made neutral there): refused at that reading."""
+"""Stories a rate of 1 per the noun gives a worth, and that divide the noun: a share of it alone has no reading there."""
 
 
 @pytest.mark.parametrize(("name", "story"), COINCIDENCES.items(), ids=COINCIDENCES.keys())
@@ -618,7 +618,12 @@ def test_a_count_at_the_rates_size_that_is_not_whole_refuses_the_noun() -> None:
 
 
 def _changed(  # noqa: PLR0917 -- a table row reads best positionally
-    holding: tuple[str, int], chunk: int, result: str, after: list[dict[str, Any]], kim: list[tuple[str, int]], asked: str
+    holding: tuple[str, int],
+    chunk: int,
+    result: str,
+    after: list[dict[str, Any]],
+    kim: list[tuple[str, int]],
+    asked: str,
 ) -> dict[str, Any]:
     """Sam partitions ``holding`` into ``result`` of ``chunk`` each, then does ``after``; Kim holds ``kim``."""
     unit, amount = holding
@@ -629,7 +634,11 @@ def _changed(  # noqa: PLR0917 -- a table row reads best positionally
             *({"entity": "Kim", "quantity": {"unit": u, "value": v}} for u, v in kim),
         ],
         "operations": [
-            {"actor": "Sam", "kind": "unit_partition", "operand": {"value": chunk, "unit": unit, "result_unit": result}},
+            {
+                "actor": "Sam",
+                "kind": "unit_partition",
+                "operand": {"value": chunk, "unit": unit, "result_unit": result},
+            },
             *after,
         ],
         "unknown": {"entity": None, "unit": asked},
@@ -657,9 +666,8 @@ _GIVES_A_THIRD: Final = {
             "90",
             "270 as a unit of 30 'inches'",
         ),
-        (_changed(("inches", 90), 30, "pieces", [_GIVES_A_THIRD], [], "inches"), "90", "60 as a unit of 30 'inches'"),
     ],
-    ids=["cents into dimes beside dimes", "minutes into sessions beside sessions", "steps added", "a third given"],
+    ids=["cents into dimes beside dimes", "minutes into sessions beside sessions", "steps added"],
 )
 def test_a_noun_a_partition_gives_a_worth_is_read_at_the_chunks_size(
     story: dict[str, Any], as_written: str, at_the_chunk: str
@@ -681,13 +689,102 @@ def test_a_noun_a_partition_gives_a_worth_is_read_at_the_chunks_size(
     [
         (_changed(("cents", 90), 10, "dimes", [], [("cents", 5)], "cents"), "cents", 95),
         (_changed(("cents", 90), 10, "dimes", [], [("dimes", 2)], "dimes"), "dimes", 11),
-        (_changed(("inches", 90), 30, "pieces", [_GIVES_A_THIRD], [], "pieces"), "pieces", 2),
         (_changed(("apples", 48), 6, "bags", [], [], "bags"), "bags", 8),
     ],
-    ids=["dimes beside cents", "dimes asked in dimes", "a third of the pieces", "apples into bags"],
+    ids=["dimes beside cents", "dimes asked in dimes", "apples into bags"],
 )
 def test_a_noun_only_its_partition_gives_a_worth_is_kept(story: dict[str, Any], unit: str, value: int) -> None:
-    """Read at the chunk's size the partition is an identity, and a fraction of its pieces a share of the holding."""
+    """Read at the chunk's size the partition is an identity: 90 cents changed into dimes are 9 dimes either way."""
     answer = _answer(story)
     assert Fraction(answer.value) == value
     assert answer.unit == unit
+
+
+_FOUND_30_CENTS: Final = _op("Sam", "add", unit="cents", value=30)
+
+
+@pytest.mark.parametrize(
+    ("story", "refusal"),
+    [
+        (
+            _changed(("cents", 90), 10, "dimes", [_FOUND_30_CENTS, _GIVES_A_THIRD], [("dimes", 4)], "cents"),
+            "120 as a count noun of its own; but a conversion of the graph makes it worth 10 'cents', and a share",
+        ),
+        (
+            _changed(
+                ("cents", 80), 10, "dimes", [_FOUND_30_CENTS, _op("Sam", "divide", unit="dimes", value=2)], [], "cents"
+            ),
+            "110 as a count noun of its own; but a conversion of the graph makes it worth 10 'cents', and a share",
+        ),
+        (
+            _changed(("inches", 90), 30, "pieces", [_GIVES_A_THIRD], [], "pieces"),
+            "2 as a count noun of its own; but a conversion of the graph makes it worth 30 'inches', and a share",
+        ),
+    ],
+    ids=["a third of the dimes", "half the dimes", "a third of the pieces"],
+)
+def test_a_share_of_a_noun_a_conversion_gives_a_worth_refuses_the_noun(story: dict[str, Any], refusal: str) -> None:
+    """Review finding (2026-12-03): read at its worth the noun joins the other unit, and a share of it alone is lost.
+
+    90 cents into 10-cent dimes, 30 cents found, a third of the dimes given away, beside
+    Kim's 4 dimes: read as cents, the third was taken of 120 cents, and the reading agreed
+    with the graph as written (120) by coincidence; a reader says 130.
+    """
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert info.value.reason == "unknown_unit"
+    assert refusal in str(info.value)
+
+
+_TWO_WORTHS: Final = {
+    "cents and cent": _changed(
+        ("cents", 90),
+        10,
+        "dimes",
+        [_rate("Kim", 10, "cent", "dimes"), _op("Sam", "add", unit="dimes", value=2)],
+        [("dimes", 1)],
+        "cents",
+    ),
+    "minutes and hours": _changed(
+        ("minutes", 180),
+        45,
+        "sessions",
+        [_rate("Kim", "3/4", "hours", "sessions"), _op("Sam", "add", unit="sessions", value=2)],  # type: ignore[arg-type]
+        [("sessions", 2)],
+        "minutes",
+    ),
+}
+
+
+@pytest.mark.parametrize(("story"), _TWO_WORTHS.values(), ids=_TWO_WORTHS.keys())
+def test_conversions_of_one_worth_in_two_spellings_read_the_noun_at_it(story: dict[str, Any]) -> None:
+    """Review finding (2026-12-03): a partition into 10-cent dimes beside a rate of 10 ``cent`` a dime was never read.
+
+    Each conversion, compared by surface, made the other relate a kind to itself, so every
+    reading at the dime's worth was set aside and 90 cents, 2 more dimes and Kim's dime were
+    certified 90 cents for Sam (a reader says 110).  Sizes now compare exactly across a
+    kind's surfaces (3/4 hour is 45 minutes).
+    """
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert "as a unit of" in str(info.value)
+
+
+def test_two_worths_of_one_noun_refuse_it() -> None:
+    """Review finding: Kim's tins hold 10 pencils and Sam's 12; 2 more of Kim's tins were certified 30 pencils."""
+    story = {
+        "entities": ["Kim", "Sam"],
+        "initial_state": [
+            {"entity": "Kim", "quantity": {"unit": "tins", "value": 3}},
+            {"entity": "Sam", "quantity": {"unit": "tins", "value": 1}},
+        ],
+        "operations": [
+            _rate("Kim", 10, "pencils", "tins"),
+            _op("Kim", "add", unit="tins", value=2),
+            _rate("Sam", 12, "pencils", "tins"),
+        ],
+        "unknown": {"entity": "Kim", "unit": "pencils"},
+    }
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(story)
+    assert "the graph's conversions give it more than one worth in 'pencils'" in str(info.value)

@@ -851,3 +851,26 @@ def test_an_unknown_lowercase_word_is_told_how_to_declare_it(surface: str, hint:
     detail = info.value.detail
     assert (hint in detail) if hint is not None else ("did you mean" not in detail)
     assert f"a count noun must be declared: --count-noun {surface}=" in detail
+
+
+@pytest.mark.parametrize(
+    ("surface", "flag"),
+    [
+        ("pens", "pens=pen"),
+        ("inchs", "inchs=inchs"),  # 'inch' is a length: a noun cannot be declared onto it
+        ("feets", "feets=feets"),
+    ],
+)
+def test_the_declaration_an_unknown_word_is_told_works(surface: str, flag: str) -> None:
+    """Newcomer trial (2026-12-03): ``inchs`` was told ``--count-noun inchs=inch``, which is then refused.
+
+    The hint maps the noun onto itself where the lemma it would derive is a lexicon unit
+    that is no count kind; following the hint declares the noun.
+    """
+    vocab = default_vocabulary()
+    with pytest.raises(UnitRefusal) as info:
+        vocab.resolve(surface)
+    assert f"--count-noun {flag}," in info.value.detail
+    assert vocab.declaration_hint(surface) == f"--count-noun {flag}"
+    noun, lemma = flag.split("=")
+    assert vocab.with_count_nouns({noun: lemma}).resolve(surface).dimension == COUNT
