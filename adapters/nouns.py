@@ -256,16 +256,19 @@ def _refuse_meaning_dependent_nouns(
     (:data:`_SCALES`; one surface a kind), and as the size a rate or a partition of the
     graph gives it (10 cents for ``10 cents per dime`` or for cents changed into 10-cent
     dimes, the conversion then an identity: :func:`_sizes_given`), and the noun is
-    refused unless every such reading certifies the same value as the graph as written.  A reading that is no
-    reading of the graph (:func:`_relates_a_kind_to_itself`: dollars per dollar) is set
-    aside, and so is a doubled one refused only for a count no longer whole
-    (:data:`_SCALE_ARTEFACTS`); any other refusal (an inconsistent comparison, a second
-    rate onto a holding) refuses the noun, since the graph read so is not certified.  A
-    genuine distractor the answer depends on that way ("3 pens" beside the minutes
-    asked of the same entity) is refused too: declare it explicitly to keep it.  A noun
-    whose meaning changes no answer is kept (``stickers`` held only by an entity the
-    question does not ask about).  Only a certified answer is protected: a graph its
-    verification refuses keeps its refusal.
+    refused unless every such reading certifies the same value as the graph as written.
+    A reading that is no reading of the graph (:func:`_relates_a_kind_to_itself`: dollars
+    per dollar) is set aside, and so is a doubled one refused only for a count no longer
+    whole (:data:`_SCALE_ARTEFACTS`); any other refusal (an inconsistent comparison, a
+    second rate onto a holding) refuses the noun, since the graph read so is not
+    certified.  At a size a conversion gives, the noun is refused too when another
+    conversion gives it another worth (tins of 10 and of 12 pencils), or when the graph
+    takes a share of the noun alone (:func:`_scales_the_noun`), which no reading at its
+    worth can hold apart.  A genuine distractor the answer depends on ("3 pens" beside
+    the minutes asked of the same entity) is refused too: declare it explicitly to keep
+    it.  A noun whose meaning changes no answer is kept (``stickers`` held only by an
+    entity the question does not ask about).  Only a certified answer is protected: a
+    graph its verification refuses keeps its refusal.
 
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings;

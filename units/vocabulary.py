@@ -598,13 +598,15 @@ class UnitVocabulary:
         The lemma is the one :func:`units.nouns.noun_lemmas` derives unless that lemma
         cannot be declared onto here (a lexicon unit that is no count kind: ``inchs``
         would map onto ``inch``, a length), when the noun is its own lemma
-        (``--count-noun inchs=inchs``): a hint is only given if following it works.
+        (``--count-noun inchs=inchs``), or a surface of a count kind, when the noun is
+        declared onto that kind's lemma (``peoples=person``): following the hint works.
         """
         lemma = noun_lemmas([surface])[surface]
         try:
             self._declare_lemma(surface, lemma, "", table=dict(self._parts.conversions), new_lemmas=set())
         except UnitRefusal:
-            lemma = surface
+            ref = self._by_surface.get(lemma)  # a surface of a count kind (people) is declared onto its lemma (person)
+            lemma = ref.lemma if ref is not None and ref.dimension == _COUNT and ref.scale == 1 else surface
         return declaration_hint(surface, lemma=lemma)
 
     def _with_declared(

@@ -44,7 +44,7 @@ def json_object(
     if keys >= required and (keys <= required or keys <= required | optional):
         return data  # the common case: no sorting, no messages
     missing = sorted(required - set(data))
-    unknown = sorted(set(data) - required - optional)
+    unknown = sorted(set(data) - required - optional, key=str)  # a dict built in Python may hold other keys
     if missing:  # a misspelled key is both: name the one found beside the one missing
         found = f"; found the unknown field(s) {unknown}" if unknown else ""
         raise error("malformed_input", f"missing field(s) {missing}{found}", path)

@@ -12,6 +12,8 @@ from importlib import resources
 
 import pint
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from units import DimensionVector, UnitRef, UnitRefusal, UnitVocabulary, default_vocabulary
 from units.errors import UNIT_REASONS
@@ -859,6 +861,7 @@ def test_an_unknown_lowercase_word_is_told_how_to_declare_it(surface: str, hint:
         ("pens", "pens=pen"),
         ("inchs", "inchs=inchs"),  # 'inch' is a length: a noun cannot be declared onto it
         ("feets", "feets=feets"),
+        ("peoples", "peoples=person"),  # 'people' is a lexicon surface: the kind's lemma is declared onto
     ],
 )
 def test_the_declaration_an_unknown_word_is_told_works(surface: str, flag: str) -> None:
@@ -874,3 +877,18 @@ def test_the_declaration_an_unknown_word_is_told_works(surface: str, flag: str) 
     assert vocab.declaration_hint(surface) == f"--count-noun {flag}"
     noun, lemma = flag.split("=")
     assert vocab.with_count_nouns({noun: lemma}).resolve(surface).dimension == COUNT
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(r"[a-z]{2,9}s?", fullmatch=True))
+def test_following_the_declaration_hint_declares_the_word(word: str) -> None:
+    """Whatever lowercase word the lexicon lacks, the declaration its refusal names is accepted and resolves it."""
+    vocab = default_vocabulary()
+    try:
+        vocab.resolve(word)
+    except UnitRefusal:
+        pass
+    else:
+        return  # a lexicon surface needs no declaration
+    noun, lemma = vocab.declaration_hint(word).removeprefix("--count-noun ").split("=")
+    assert vocab.with_count_nouns({noun: lemma}).resolve(word).dimension == COUNT
