@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pint
+from pint.util import UnitsContainer
 
 from units._pint import apply_calendar_convention, build_registry, define_base_unit
 from units.dimension import BASE_DIMENSIONS, COUNT, DimensionVector
@@ -340,22 +341,31 @@ class UnitVocabulary:
         """``surface`` as a unit of ``lemma``; the registry is asked once per lemma, not once per surface."""
         facts = self._facts.get(lemma)
         if facts is None:
-            facts = self._facts[lemma] = self._make_ref(lemma, lemma, self._registry.Unit(lemma), ())
+            facts = self._facts[lemma] = self._make_ref(lemma, lemma, self._unit(lemma), ())
         if surface == facts.surface and not declarations:
             return facts
         return dataclasses.replace(facts, surface=surface, declarations=(*declarations, *facts.declarations))
 
+    def _unit(self, lemma: str) -> pint.Unit:
+        """The registry's unit of a lemma; a base lemma's is built from its name, not parsed (a declared noun's too)."""
+        conv = self._parts.conversions.get(lemma)
+        if conv is not None and conv.base_dimension is not None and lemma in self._defined:
+            return self._registry.Unit(UnitsContainer({lemma: 1}, non_int_type=Fraction))
+        return self._registry.Unit(lemma)
+
     def _make_ref(self, surface: str, lemma: str, unit: pint.Unit, declarations: tuple[str, ...]) -> UnitRef:
-        dims = unit.dimensionality
-        kind = tuple(sorted((str(name), _int_power(power)) for name, power in dims.items()))
+        conv = self._parts.conversions.get(lemma)
+        if conv is not None and conv.base_dimension is not None and not conv.offset:
+            kind: tuple[tuple[str, int], ...] = ((f"[{conv.base_dimension}]", 1),)  # a base unit: its own dimension
+        else:
+            kind = tuple(sorted((str(name), _int_power(power)) for name, power in unit.dimensionality.items()))
         axes: dict[str, int] = {}
         for name, power in kind:
             axis = self._axis[name]
             axes[axis] = axes.get(axis, 0) + power
-        conv = self._parts.conversions.get(lemma)
         is_offset = bool(conv is not None and conv.offset)
-        if is_offset:
-            scale = Fraction(1)
+        if is_offset or (conv is not None and conv.base_dimension is not None):
+            scale = Fraction(1)  # a base unit is its kind's reference unit
         else:
             magnitude = self._registry.Quantity(Fraction(1), unit).to_root_units().magnitude
             scale = _checked_fraction(magnitude, lemma)
