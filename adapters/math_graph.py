@@ -1071,6 +1071,7 @@ class _Binder:
                 f"partitioning {operand.unit} into {operand.result_unit} would overwrite the kept {operand.unit} holding",
                 step.where,
             )
+        self.check_fixed_multiple(operand, step.where)
         chunk = f"{step.prefix}__chunk"
         self.add_symbol(chunk, f"op{i}.chunk.{operand.unit}", "quantity", None, operand.unit)
         self.add_fact(chunk, operand.value, operand.unit, f"op{i}.chunk.{operand.unit}")
@@ -1080,6 +1081,33 @@ class _Binder:
         )
         self.set_state(op.actor, operand.result_unit, step.result)
         self.partitions[op.actor] = (self.kind(operand.result_unit), operand.result_unit)
+
+    def check_fixed_multiple(self, operand: PartitionChunk, where: str) -> None:
+        """A partition into a fixed multiple of a count (a dozen, a pair) takes chunks of exactly that many.
+
+        Each chunk is counted as one of the result unit (SPEC §5: the count is the number of
+        chunks), so 36 eggs in chunks of 6 counted in dozens would be 6 dozen, 72 items (a
+        review certified that).  A chunk in a count unit holds its value times that unit's
+        size in things (a chunk of 12 eggs is a dozen of eggs) and must be the multiple's
+        size; a chunk of a measure (2 meters, one pair) has no count to compare and stays
+        one of the result unit (lane ``soundness-082``).
+
+        Raises:
+            MathGraphError: ``unit_mismatch`` when the chunk is not the multiple's size.
+        """
+        try:
+            result, chunk = self.vocab.resolve(operand.result_unit), self.vocab.resolve(operand.unit)
+        except UnitRefusal:
+            return  # admissibility refuses the unit itself
+        if result.dimension != COUNT or result.scale == 1 or chunk.dimension != COUNT:
+            return
+        if operand.value * chunk.scale != result.scale:
+            raise MathGraphError(
+                "unit_mismatch",
+                f"a partition into {operand.result_unit} counts each chunk as one {operand.result_unit}"
+                f" ({format_exact(result.scale)} things), but a chunk is {format_exact(operand.value)} {operand.unit}",
+                where,
+            )
 
     def portion(self, step: _Step, operand: FractionPortion) -> None:
         """A fraction_portion: the share left (``op_NNN__share``, ``1 - n/d``) times the count the latest partition made.

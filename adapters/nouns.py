@@ -427,7 +427,8 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
     ``apple pies`` may count apples or pies; declared as a kind of its own, its amounts would
     silently stay out of the other's total.  Words are split at spaces and hyphens and
     compared in every spelling of the noun (case, singular and plural: :func:`units.nouns.noun_forms`).
-    Declare such a noun explicitly to say which.
+    Declare such a noun explicitly to say which.  So is a noun one of whose words is an
+    absolute temperature unit (:func:`_measure_named`: ``degrees Celsius``).
 
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's path.
@@ -444,6 +445,14 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
         words = _words(surface)
         if surface not in declared or len(words) < _MIN_COMPOUND_WORDS:
             continue
+        measure = _measure_named(surface, derived)
+        if measure is not None:
+            raise MathGraphError(
+                "unknown_unit",
+                f"{clip(surface)} names the temperature unit {clip(measure)}: a reading in it, or a count of its"
+                f" own? Declare it explicitly to count it ({derived.declaration_hint(surface)})",
+                path,
+            )
         for other, kind in kinds.items():
             if kind != kinds.get(surface) and _names(words, _words(other)):
                 raise MathGraphError(
@@ -453,6 +462,32 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
                     f" {clip(other)})",
                     path,
                 )
+
+
+def _measure_named(surface: str, vocab: UnitVocabulary) -> str | None:
+    """The first word of a noun that, in some spelling, is an absolute temperature unit (``Celsius``), or ``None``.
+
+    ``degrees Celsius`` names a temperature reading: declared as a count of its own, it
+    would take the arithmetic SPEC §3 refuses on a reading (10 degrees Celsius doubled had
+    been certified 20; a review found it).  Other measures a noun names (``cups of flour``)
+    are left to the readings, which write the noun as each unit of the graph, and a noun
+    such as ``second graders`` stays a count.  Words of three letters or more keep their
+    case (``Celsius`` is a surface, ``celsius`` none) and are tried in every spelling
+    :func:`units.nouns.noun_forms` gives.
+    """
+    for word in (w for w in _WORDS.split(surface) if len(w) >= _MIN_UNIT_WORD):
+        for form in (word, *sorted(noun_forms(word))):
+            try:
+                ref = vocab.resolve(form)
+            except UnitRefusal:
+                continue
+            if ref.is_offset:
+                return form
+    return None
+
+
+_MIN_UNIT_WORD: Final[int] = 3
+"""Shorter words of a noun are not read as units (``F`` in ``F grades``, ``s`` of ``Kim's``)."""
 
 
 def _words(surface: str) -> list[str]:

@@ -658,7 +658,7 @@ def _score_tables(board: Scoreboard, out: TextIO, examples: int) -> None:
     for name in ("outcome", "cases"):
         outcomes.add_column(name, justify="right" if name == "cases" else "left")
     for outcome in OUTCOMES:
-        outcomes.add_row(outcome.replace("_", " "), str(board.counts.get(outcome, 0)))
+        outcomes.add_row(outcome, str(board.counts.get(outcome, 0)))
     console.print(outcomes)
     by_reason = board.counts_by_reason
     if by_reason:

@@ -999,3 +999,55 @@ def test_times_a_half_and_a_zero_delta_stay_admitted() -> None:
         (answer,) = verify(bind_math_problem_graph(graph_from_dict(data))).answers.values()
         assert isinstance(answer, Answer)
         assert answer.value == expected
+
+
+@pytest.mark.parametrize(
+    ("chunk", "asked", "outcome"),
+    [
+        (12, "dozen", 3),
+        (12, "items", 36),
+        (1, "dozen", "unit_mismatch"),
+        (6, "dozen", "unit_mismatch"),  # each chunk of 6 apples counted as a dozen: 6 dozen, 72 items
+        (6, "items", "unit_mismatch"),
+    ],
+)
+def test_a_partition_into_a_fixed_multiple_takes_chunks_of_its_size(
+    nouns: UnitVocabulary, chunk: int, asked: str, outcome: object
+) -> None:
+    """Review finding (2026-12-03): 36 apples in chunks of 6 counted in dozens were certified 72 items.
+
+    A partition counts each chunk as one of its result unit, so a chunk into a dozen holds
+    12 things; any other chunk is ``unit_mismatch`` where the partition is written.
+    """
+    data = graph(
+        [("Sam", 36, "apples")],
+        [op("Sam", "unit_partition", {"value": chunk, "unit": "apples", "result_unit": "dozen"})],
+        ("Sam", asked),
+    )
+    if isinstance(outcome, str):
+        with pytest.raises(MathGraphError) as info:
+            bind_math_problem_graph(graph_from_dict(data), nouns)
+        assert (info.value.reason, info.value.path) == (outcome, "operations[0]")
+        assert f"counts each chunk as one dozen (12 things), but a chunk is {chunk} apples" in str(info.value)
+    else:
+        _, answer = bound_answer(data, nouns)
+        assert (answer.value, answer.unit) == (outcome, asked)
+
+
+def test_a_partition_into_pairs_takes_chunks_of_two(nouns: UnitVocabulary) -> None:
+    """10 apples in chunks of 2 are 5 pairs; in chunks of 5 they are no pairs."""
+    good = graph(
+        [("Sam", 10, "apples")],
+        [op("Sam", "unit_partition", {"value": 2, "unit": "apples", "result_unit": "pairs"})],
+        ("Sam", "pairs"),
+    )
+    _, answer = bound_answer(good, nouns)
+    assert answer.value == 5
+    bad = graph(
+        [("Sam", 10, "apples")],
+        [op("Sam", "unit_partition", {"value": 5, "unit": "apples", "result_unit": "pairs"})],
+        ("Sam", "pairs"),
+    )
+    with pytest.raises(MathGraphError) as info:
+        bind_math_problem_graph(graph_from_dict(bad), nouns)
+    assert info.value.reason == "unit_mismatch"

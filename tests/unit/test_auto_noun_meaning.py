@@ -788,3 +788,22 @@ def test_two_worths_of_one_noun_refuse_it() -> None:
     with pytest.raises(MathGraphError) as info:
         auto_count_nouns(story)
     assert "the graph's conversions give it more than one worth in 'pencils'" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("noun", "named"), [("degrees Celsius", "Celsius"), ("Fahrenheit degrees", "Fahrenheit"), ("second graders", None)]
+)
+def test_a_noun_naming_an_absolute_temperature_is_not_declared(noun: str, named: str | None) -> None:
+    """Review finding (2026-12-03): ``degrees Celsius`` became a count, and 10 of them doubled were certified 20.
+
+    The lexicon refuses that arithmetic on a reading (SPEC §3); a noun naming a measure of
+    another kind (``second graders``) stays a count.
+    """
+    data = _story([("Ann", noun, 10)], [_op("Ann", "multiply", unit=noun, value=2)], ("Ann", noun))
+    if named is None:
+        assert Fraction(_answer(data).value) == 20
+        return
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert info.value.reason == "unknown_unit"
+    assert f"{noun!r} names the temperature unit {named!r}: a reading in it, or a count of its own?" in str(info.value)
