@@ -203,7 +203,7 @@ def _op(actor: str, kind: str, **operand: object) -> dict[str, object]:
     return {"actor": actor, "kind": kind, "operand": operand}
 
 
-def _rate(actor: str, value: int, numerator: str, denominator: str) -> dict[str, object]:
+def _rate(actor: str, value: object, numerator: str, denominator: str) -> dict[str, object]:
     return _op(actor, "apply_rate", value=value, numerator_unit=numerator, denominator_unit=denominator)
 
 
@@ -533,25 +533,27 @@ def test_too_many_readings_to_check_are_input_too_large() -> None:
     assert info.value.reason == "input_too_large"
 
 
+def _sam_and_kim(
+    holding: tuple[str, object], operations: list[dict[str, Any]], kim: list[tuple[str, int]], asked: str
+) -> dict[str, Any]:
+    """Sam holds ``holding`` and does ``operations``; Kim holds ``kim``; the total in ``asked`` is asked."""
+    unit, amount = holding
+    return {
+        "entities": ["Sam", "Kim"],
+        "initial_state": [
+            {"entity": "Sam", "quantity": {"unit": unit, "value": amount}},
+            *({"entity": "Kim", "quantity": {"unit": u, "value": v}} for u, v in kim),
+        ],
+        "operations": operations,
+        "unknown": {"entity": None, "unit": asked},
+    }
+
+
 def _coins(  # noqa: PLR0917 -- a table row reads best positionally
     holder: str, coins: int, rate: object, numerator: str, kim: list[tuple[str, int]], asked: str
 ) -> dict[str, Any]:
     """Sam holds ``coins`` of ``holder`` and converts them at ``rate`` ``numerator`` per coin; Kim holds ``kim``."""
-    return {
-        "entities": ["Sam", "Kim"],
-        "initial_state": [
-            {"entity": "Sam", "quantity": {"unit": holder, "value": coins}},
-            *({"entity": "Kim", "quantity": {"unit": unit, "value": value}} for unit, value in kim),
-        ],
-        "operations": [
-            {
-                "actor": "Sam",
-                "kind": "apply_rate",
-                "operand": {"value": rate, "numerator_unit": numerator, "denominator_unit": holder},
-            }
-        ],
-        "unknown": {"entity": None, "unit": asked},
-    }
+    return _sam_and_kim((holder, coins), [_rate("Sam", rate, numerator, holder)], kim, asked)
 
 
 @pytest.mark.parametrize(
@@ -626,23 +628,8 @@ def _changed(  # noqa: PLR0917 -- a table row reads best positionally
     asked: str,
 ) -> dict[str, Any]:
     """Sam partitions ``holding`` into ``result`` of ``chunk`` each, then does ``after``; Kim holds ``kim``."""
-    unit, amount = holding
-    return {
-        "entities": ["Sam", "Kim"],
-        "initial_state": [
-            {"entity": "Sam", "quantity": {"unit": unit, "value": amount}},
-            *({"entity": "Kim", "quantity": {"unit": u, "value": v}} for u, v in kim),
-        ],
-        "operations": [
-            {
-                "actor": "Sam",
-                "kind": "unit_partition",
-                "operand": {"value": chunk, "unit": unit, "result_unit": result},
-            },
-            *after,
-        ],
-        "unknown": {"entity": None, "unit": asked},
-    }
+    partition = _op("Sam", "unit_partition", value=chunk, unit=holding[0], result_unit=result)
+    return _sam_and_kim(holding, [partition, *after], kim, asked)
 
 
 _GIVES_A_THIRD: Final = {
@@ -749,7 +736,7 @@ _TWO_WORTHS: Final = {
         ("minutes", 180),
         45,
         "sessions",
-        [_rate("Kim", "3/4", "hours", "sessions"), _op("Sam", "add", unit="sessions", value=2)],  # type: ignore[arg-type]
+        [_rate("Kim", "3/4", "hours", "sessions"), _op("Sam", "add", unit="sessions", value=2)],
         [("sessions", 2)],
         "minutes",
     ),
