@@ -17,12 +17,18 @@ from typing import Any, Final
 
 from adapters._common import given_vocabulary
 from adapters.errors import MathGraphError
-from adapters.math_graph import MathProblemGraph, bind_math_problem_graph, graph_from_dict, unit_surfaces
+from adapters.math_graph import (
+    MathProblemGraph,
+    PartitionChunk,
+    bind_math_problem_graph,
+    graph_from_dict,
+    unit_surfaces,
+)
 from units import UnitRefusal, UnitVocabulary
-from units.dimension import COUNT
+from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
-from units.nouns import noun_forms
+from units.nouns import LONG_WORD_CHARS, noun_forms, typo_apart
 from verifier import Answer, verify
 
 
@@ -94,6 +100,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
         raise MathGraphError(exc.reason, exc.explain(), path) from None
     declared = set(voc.declarable_nouns(surface for _, surface in written))  # the nouns declared here
     _refuse_nouns_naming_another(written, declared, derived)
+    _refuse_partitions_into_named_multiples(problem, declared, derived)
     _refuse_meaning_dependent_nouns(problem, written, declared, derived)
     return derived
 
@@ -427,8 +434,8 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
     ``apple pies`` may count apples or pies; declared as a kind of its own, its amounts would
     silently stay out of the other's total.  Words are split at spaces and hyphens and
     compared in every spelling of the noun (case, singular and plural: :func:`units.nouns.noun_forms`).
-    Declare such a noun explicitly to say which.  So is a noun one of whose words is an
-    absolute temperature unit (:func:`_measure_named`: ``degrees Celsius``).
+    Declare such a noun explicitly to say which.  So is a noun one of whose words names a
+    temperature unit (:func:`_measure_named`: ``degrees Celsius``).
 
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's path.
@@ -464,26 +471,78 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
                 )
 
 
+def _refuse_partitions_into_named_multiples(
+    graph: MathProblemGraph, declared: set[str], derived: UnitVocabulary
+) -> None:
+    """Refuse a partition into a declared noun whose words name a fixed multiple of a count (``half-dozens``).
+
+    A partition counts each chunk as one of its result; a ``dozen`` takes chunks of 12
+    things (binding checks that), but a noun declared here is a
+    kind of its own, so how many things one ``half-dozens``, ``dozen cartons`` or ``pairs of
+    shoes`` holds is not written: 36 eggs in chunks of 12 into half-dozens had been
+    certified 3 (a review found it).  Declare such a noun explicitly to say what it counts.
+
+    Raises:
+        MathGraphError: ``unknown_unit`` at the partition's result unit.
+    """
+    for i, op in enumerate(graph.operations):
+        operand = op.operand
+        if not isinstance(operand, PartitionChunk) or operand.result_unit not in declared:
+            continue
+        for word in (w for w in _WORDS.split(operand.result_unit) if len(w) >= _MIN_UNIT_WORD):
+            for form in (word, *sorted(noun_forms(word))):
+                try:
+                    ref = derived.resolve(form)
+                except UnitRefusal:
+                    continue
+                if ref.dimension == _COUNT and ref.scale != 1:
+                    raise MathGraphError(
+                        "unknown_unit",
+                        f"{clip(operand.result_unit)} names {clip(form)} ({format_exact(ref.scale)} things): how many"
+                        f" things one of it holds is not written. Declare it explicitly to say"
+                        f" ({derived.declaration_hint(operand.result_unit)})",
+                        f"operations[{i}].operand.result_unit",
+                    )
+
+
 def _measure_named(surface: str, vocab: UnitVocabulary) -> str | None:
-    """The first word of a noun that, in some spelling, is an absolute temperature unit (``Celsius``), or ``None``.
+    """The first word of a noun of several words that names a temperature unit, in any case or one typo; else ``None``.
 
     ``degrees Celsius`` names a temperature reading: declared as a count of its own, it
     would take the arithmetic SPEC §3 refuses on a reading (10 degrees Celsius doubled had
-    been certified 20; a review found it).  Other measures a noun names (``cups of flour``)
-    are left to the readings, which write the noun as each unit of the graph, and a noun
-    such as ``second graders`` stays a count.  Words of three letters or more keep their
-    case (``Celsius`` is a surface, ``celsius`` none) and are tried in every spelling
-    :func:`units.nouns.noun_forms` gives.
+    been certified 20; reviews found it, also as ``degrees celsius``, ``deg F`` and
+    ``Celcius degrees``).  A word names one when some spelling of it (as written, lower
+    case, capitalised, :func:`units.nouns.noun_forms`) is a lexicon unit of temperature
+    (``degrees``, ``Celsius``), or it is a likely typo of an absolute one
+    (:func:`units.nouns.typo_apart`).  Other measures a noun names (``cups of flour``,
+    ``second graders``) are left to the readings, which write the noun as each unit of
+    the graph.  Words shorter than :data:`_MIN_UNIT_WORD` are not read (``F`` in
+    ``F grades``); ``degrees`` beside them is.
     """
+    absolute = _absolute_temperatures(vocab)
     for word in (w for w in _WORDS.split(surface) if len(w) >= _MIN_UNIT_WORD):
-        for form in (word, *sorted(noun_forms(word))):
+        for form in (word, word.lower(), word.capitalize(), *sorted(noun_forms(word))):
             try:
-                ref = vocab.resolve(form)
+                if vocab.resolve(form).dimension == _TEMPERATURE:
+                    return form
             except UnitRefusal:
                 continue
-            if ref.is_offset:
-                return form
+        if any(typo_apart(word.lower(), unit.lower()) for unit in absolute):
+            return word
     return None
+
+
+def _absolute_temperatures(vocab: UnitVocabulary) -> list[str]:
+    """The surfaces of absolute temperature units (``Celsius``, ``Fahrenheit``) of five letters or more."""
+    out = []
+    for surface in vocab.surfaces():
+        if len(surface) >= LONG_WORD_CHARS:
+            try:
+                if vocab.resolve(surface).is_offset:
+                    out.append(surface)
+            except UnitRefusal:
+                continue
+    return out
 
 
 _MIN_UNIT_WORD: Final[int] = 3
@@ -507,5 +566,6 @@ def _names(words: list[str], other: list[str]) -> bool:
 
 _WORDS: Final = re.compile("[ \\-'\u2019]+")  # spaces, hyphens, apostrophes (straight and curly)
 _COUNT: Final = COUNT
+_TEMPERATURE: Final = TEMPERATURE
 
 __all__ = ["MAX_RESPELLING_WORK", "auto_count_nouns", "count_nouns_of"]

@@ -778,13 +778,23 @@ def test_two_worths_of_one_noun_refuse_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("noun", "named"), [("degrees Celsius", "Celsius"), ("Fahrenheit degrees", "Fahrenheit"), ("second graders", None)]
+    ("noun", "named"),
+    [
+        ("degrees Celsius", "degrees"),
+        ("Fahrenheit degrees", "Fahrenheit"),
+        ("celsius degrees", "Celsius"),  # any case (review round 3)
+        ("DEGREES CELSIUS", "degrees"),
+        ("Celcius points", "Celcius"),  # a typo of an absolute temperature
+        ("degrees F", "degrees"),
+        ("second graders", None),
+        ("cups of flour", None),
+    ],
 )
 def test_a_noun_naming_an_absolute_temperature_is_not_declared(noun: str, named: str | None) -> None:
     """Review finding (2026-12-03): ``degrees Celsius`` became a count, and 10 of them doubled were certified 20.
 
     The lexicon refuses that arithmetic on a reading (SPEC §3); a noun naming a measure of
-    another kind (``second graders``) stays a count.
+    another kind (``second graders``) stays a count, left to the readings.
     """
     data = _story([("Ann", noun, 10)], [_op("Ann", "multiply", unit=noun, value=2)], ("Ann", noun))
     if named is None:
@@ -794,3 +804,19 @@ def test_a_noun_naming_an_absolute_temperature_is_not_declared(noun: str, named:
         auto_count_nouns(data)
     assert info.value.reason == "unknown_unit"
     assert f"{noun!r} names the temperature unit {named!r}: a reading in it, or a count of its own?" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("result", "named"), [("half-dozens", "dozens"), ("dozen cartons", "dozen"), ("pairs of shoes", "pairs")]
+)
+def test_a_partition_into_a_noun_naming_a_fixed_multiple_is_refused(result: str, named: str) -> None:
+    """Review finding (2026-12-03): 36 eggs in chunks of 12 into ``half-dozens`` were certified 3.
+
+    Declared automatically the noun is a kind of its own, so how many things one of it
+    holds is not written; binding checks a ``dozen`` itself.
+    """
+    data = _changed(("eggs", 36), 12, result, [], [], result)
+    with pytest.raises(MathGraphError) as info:
+        auto_count_nouns(data)
+    assert (info.value.reason, info.value.path) == ("unknown_unit", "operations[0].operand.result_unit")
+    assert f"{result!r} names {named!r}" in str(info.value)
