@@ -1088,10 +1088,11 @@ class _Binder:
 
         Each chunk is counted as one of the result unit (SPEC §5: the count is the number of
         chunks), so 36 eggs in chunks of 6 counted in dozens would be 6 dozen, 72 items (a
-        review certified that; into ``items``, 36 eggs in chunks of 2 were 3/2 dozen).  A chunk in a count unit holds its value times that unit's
-        size in things (a chunk of 12 eggs is a dozen of eggs) and must be the multiple's
-        size; a chunk of a measure (2 meters, one pair) has no count to compare and stays
-        one of the result unit (lane ``soundness-082``).
+        review certified that; into ``items``, 36 eggs in chunks of 2 were 3/2 dozen).  A
+        chunk in a count unit holds its value times that unit's size in things (a chunk of
+        12 eggs is a dozen of eggs) and must be the result's size when the result counts
+        things (:meth:`counts_things`); a chunk of a measure (2 meters, one pair) has no
+        count to compare and stays one of the result unit (lane ``soundness-082``).
 
         Raises:
             MathGraphError: ``unit_mismatch`` when the chunk is not the multiple's size.

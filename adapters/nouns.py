@@ -10,7 +10,7 @@ that a typo never becomes a new kind.  The noun rules live in :mod:`units.nouns`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -24,7 +24,7 @@ from adapters.math_graph import (
     graph_from_dict,
     unit_surfaces,
 )
-from units import UnitRefusal, UnitVocabulary
+from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
@@ -477,10 +477,10 @@ def _refuse_partitions_into_named_multiples(
     """Refuse a partition into a declared noun whose words name a fixed multiple of a count (``half-dozens``).
 
     A partition counts each chunk as one of its result; a ``dozen`` takes chunks of 12
-    things (binding checks that), but a noun declared here is a
-    kind of its own, so how many things one ``half-dozens``, ``dozen cartons`` or ``pairs of
-    shoes`` holds is not written: 36 eggs in chunks of 12 into half-dozens had been
-    certified 3 (a review found it).  Declare such a noun explicitly to say what it counts.
+    things (binding checks that), but a noun declared here is a kind of its own, so how
+    many things one ``half-dozens``, ``dozen cartons`` or ``pairs of shoes`` holds is not
+    written: 36 eggs in chunks of 12 into half-dozens had been certified 3 (a review found
+    it).  Declare such a noun explicitly to say what it counts.
 
     Raises:
         MathGraphError: ``unknown_unit`` at the partition's result unit.
@@ -489,20 +489,15 @@ def _refuse_partitions_into_named_multiples(
         operand = op.operand
         if not isinstance(operand, PartitionChunk) or operand.result_unit not in declared:
             continue
-        for word in (w for w in _WORDS.split(operand.result_unit) if len(w) >= _MIN_UNIT_WORD):
-            for form in (word, *sorted(noun_forms(word))):
-                try:
-                    ref = derived.resolve(form)
-                except UnitRefusal:
-                    continue
-                if ref.dimension == _COUNT and ref.scale != 1:
-                    raise MathGraphError(
-                        "unknown_unit",
-                        f"{clip(operand.result_unit)} names {clip(form)} ({format_exact(ref.scale)} things): how many"
-                        f" things one of it holds is not written. Declare it explicitly to say"
-                        f" ({derived.declaration_hint(operand.result_unit)})",
-                        f"operations[{i}].operand.result_unit",
-                    )
+        for _, form, ref in _word_units(operand.result_unit, derived):
+            if ref.dimension == _COUNT and ref.scale != 1:
+                raise MathGraphError(
+                    "unknown_unit",
+                    f"{clip(operand.result_unit)} names {clip(form)} ({format_exact(ref.scale)} things): how many"
+                    f" things one of it holds is not written. Declare it explicitly to say"
+                    f" ({derived.declaration_hint(operand.result_unit)})",
+                    f"operations[{i}].operand.result_unit",
+                )
 
 
 def _measure_named(surface: str, vocab: UnitVocabulary) -> str | None:
@@ -519,17 +514,35 @@ def _measure_named(surface: str, vocab: UnitVocabulary) -> str | None:
     the graph.  Words shorter than :data:`_MIN_UNIT_WORD` are not read (``F`` in
     ``F grades``); ``degrees`` beside them is.
     """
+    for _, form, ref in _word_units(surface, vocab, any_case=True):
+        if ref.dimension == _TEMPERATURE:
+            return form
     absolute = _absolute_temperatures(vocab)
-    for word in (w for w in _WORDS.split(surface) if len(w) >= _MIN_UNIT_WORD):
-        for form in (word, word.lower(), word.capitalize(), *sorted(noun_forms(word))):
-            try:
-                if vocab.resolve(form).dimension == _TEMPERATURE:
-                    return form
-            except UnitRefusal:
-                continue
+    for word in _unit_words(surface):
         if any(typo_apart(word.lower(), unit.lower()) for unit in absolute):
             return word
     return None
+
+
+def _unit_words(surface: str) -> list[str]:
+    """The words of a noun that may be units: split as :func:`_words` does, case kept, :data:`_MIN_UNIT_WORD` or longer."""
+    return [w for w in _WORDS.split(surface) if len(w) >= _MIN_UNIT_WORD]
+
+
+def _word_units(surface: str, vocab: UnitVocabulary, *, any_case: bool = False) -> Iterator[tuple[str, str, UnitRef]]:
+    """``(word, spelling, unit)`` for each spelling of each word of a noun that ``vocab`` resolves, in order.
+
+    Spellings: the word as written, then :func:`units.nouns.noun_forms` (singular and
+    plural, lower case); with ``any_case`` also lower-cased and capitalised first
+    (``celsius`` is no surface, ``Celsius`` is).
+    """
+    for word in _unit_words(surface):
+        cases = (word.lower(), word.capitalize()) if any_case else ()
+        for form in dict.fromkeys((word, *cases, *sorted(noun_forms(word)))):
+            try:
+                yield word, form, vocab.resolve(form)
+            except UnitRefusal:
+                continue
 
 
 def _absolute_temperatures(vocab: UnitVocabulary) -> list[str]:
