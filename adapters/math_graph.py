@@ -47,7 +47,7 @@ from adapters._common import (
     span,
 )
 from adapters.errors import MathGraphError
-from units import UnitRef, UnitRefusal, UnitVocabulary
+from units import UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact, is_text, type_kind
@@ -769,7 +769,6 @@ class _Binder:
         self.equations: list[BoundEquation] = []
         self.state: dict[tuple[str, object], tuple[str, str]] = {}  # (entity, kind) -> (symbol id, unit)
         self.partitions: dict[str, tuple[object, str]] = {}  # entity -> (kind, unit) of its latest partition count
-        self.multiple_kinds: frozenset[object] | None = None  # the count kinds fixed multiples count (counts_things)
         self.slugs: dict[str, str] = {}
         self.unit_slugs: dict[str, str] = {}  # unit surface -> its part of symbol ids, one per surface (see unit_slug)
         self.operation_index = 0
@@ -1088,11 +1087,12 @@ class _Binder:
 
         Each chunk is counted as one of the result unit (SPEC §5: the count is the number of
         chunks), so 36 eggs in chunks of 6 counted in dozens would be 6 dozen, 72 items (a
-        review certified that; into ``items``, 36 eggs in chunks of 2 were 3/2 dozen).  A
-        chunk in a count unit holds its value times that unit's size in things (a chunk of
-        12 eggs is a dozen of eggs) and must be the result's size when the result counts
-        things (:meth:`counts_things`); a chunk of a measure (2 meters, one pair) has no
-        count to compare and stays one of the result unit (lane ``soundness-082``).
+        review certified that).  A chunk in a count unit holds its value times that unit's
+        size in things (a chunk of 12 eggs is a dozen of eggs) and must be the multiple's
+        size.  A chunk of a measure (2 meters, one pair) has no count to compare and stays
+        one of the result unit (lane ``soundness-082``), and so does any chunk into
+        ``items`` or a container: an item, like a box, is whatever one chunk is (the
+        soundness property suite partitions 2 people into one item).
 
         Raises:
             MathGraphError: ``unit_mismatch`` when the chunk is not the multiple's size.
@@ -1101,33 +1101,16 @@ class _Binder:
             result, chunk = self.vocab.resolve(operand.result_unit), self.vocab.resolve(operand.unit)
         except UnitRefusal:
             return  # admissibility refuses the unit itself
-        if result.dimension != COUNT or chunk.dimension != COUNT or not self.counts_things(result):
+        if result.dimension != COUNT or chunk.dimension != COUNT or result.scale == 1:
             return
         if operand.value * chunk.scale != result.scale:
             raise MathGraphError(
                 "unit_mismatch",
                 f"a partition into {operand.result_unit} counts each chunk as one {result.lemma}"
-                f" ({format_exact(result.scale)} thing{'' if result.scale == 1 else 's'}), but a chunk is"
+                f" ({format_exact(result.scale)} things), but a chunk is"
                 f" {format_exact(operand.value)} {operand.unit}",
                 where,
             )
-
-    def counts_things(self, ref: UnitRef) -> bool:
-        """Whether a count unit is of the kind fixed multiples count (``dozen``, ``pair``, ``items``), not a container's.
-
-        ``items`` is one thing, a dozen 12 of them; a box is one box whatever it holds.
-        Asked once per graph, only of a partition's result (the lexicon's surfaces are read).
-        """
-        if ref.scale != 1:
-            return True
-        if self.multiple_kinds is None:
-            kinds = set()
-            for surface in self.vocab.surfaces():
-                unit = self.vocab.resolve(surface)
-                if unit.dimension == COUNT and unit.scale != 1:
-                    kinds.add(unit.kind)
-            self.multiple_kinds = frozenset(kinds)
-        return ref.kind in self.multiple_kinds
 
     def portion(self, step: _Step, operand: FractionPortion) -> None:
         """A fraction_portion: the share left (``op_NNN__share``, ``1 - n/d``) times the count the latest partition made.

@@ -10,7 +10,8 @@ that a typo never becomes a new kind.  The noun rules live in :mod:`units.nouns`
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -28,7 +29,7 @@ from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
-from units.nouns import LONG_WORD_CHARS, noun_forms, typo_apart
+from units.nouns import LONG_WORD_CHARS, edit_distance, noun_forms
 from verifier import Answer, verify
 
 
@@ -450,7 +451,7 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
             kinds[written_surface] = ref.kind
     for path, surface in written:
         words = _words(surface)
-        if surface not in declared or len(words) < _MIN_COMPOUND_WORDS:
+        if surface not in declared:
             continue
         measure = _measure_named(surface, derived)
         if measure is not None:
@@ -460,6 +461,8 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
                 f" own? Declare it explicitly to count it ({derived.declaration_hint(surface)})",
                 path,
             )
+        if len(words) < _MIN_COMPOUND_WORDS:
+            continue
         for other, kind in kinds.items():
             if kind != kinds.get(surface) and _names(words, _words(other)):
                 raise MathGraphError(
@@ -489,39 +492,110 @@ def _refuse_partitions_into_named_multiples(
         operand = op.operand
         if not isinstance(operand, PartitionChunk) or operand.result_unit not in declared:
             continue
-        for _, form, ref in _word_units(operand.result_unit, derived):
-            if ref.dimension == _COUNT and ref.scale != 1:
-                raise MathGraphError(
-                    "unknown_unit",
-                    f"{clip(operand.result_unit)} names {clip(form)} ({format_exact(ref.scale)} things): how many"
-                    f" things one of it holds is not written. Declare it explicitly to say"
-                    f" ({derived.declaration_hint(operand.result_unit)})",
-                    f"operations[{i}].operand.result_unit",
-                )
+        named = _multiple_named(operand.result_unit, derived)
+        if named is not None:
+            raise MathGraphError(
+                "unknown_unit",
+                f"{clip(operand.result_unit)} names {clip(named)}: how many things one of it holds is not"
+                f" written. Declare it explicitly to say ({derived.declaration_hint(operand.result_unit)})",
+                f"operations[{i}].operand.result_unit",
+            )
+
+
+def _multiple_named(surface: str, vocab: UnitVocabulary) -> str | None:
+    """The first word of a noun naming a fixed multiple of a count (``dozens``, ``pairs``), written or misspelled.
+
+    A word names one when some spelling of it is such a lexicon unit (``pairs``), or when
+    it holds or is one edit from one of five letters or more (``halfdozens``, ``dozns``:
+    :func:`_near_word`); a review certified 36 eggs in chunks of 12 into ``half-dozns`` as
+    3.  Abbreviations (``doz``, ``dzn``) and misspelled short ones (``pares``) are not caught.
+    """
+    for _, form, ref in _word_units(surface, vocab):
+        if ref.dimension == _COUNT and ref.scale != 1:
+            return form
+    return _near_word(surface, _surfaces_where(vocab, _is_fixed_multiple))
 
 
 def _measure_named(surface: str, vocab: UnitVocabulary) -> str | None:
-    """The first word of a noun of several words that names a temperature unit, in any case or one typo; else ``None``.
+    """The first word of a noun that names a temperature unit, written, misspelled or abbreviated; else ``None``.
 
     ``degrees Celsius`` names a temperature reading: declared as a count of its own, it
     would take the arithmetic SPEC §3 refuses on a reading (10 degrees Celsius doubled had
-    been certified 20; reviews found it, also as ``degrees celsius``, ``deg F`` and
-    ``Celcius degrees``).  A word names one when some spelling of it (as written, lower
-    case, capitalised, :func:`units.nouns.noun_forms`) is a lexicon unit of temperature
-    (``degrees``, ``Celsius``), or it is a likely typo of an absolute one
-    (:func:`units.nouns.typo_apart`).  Other measures a noun names (``cups of flour``,
-    ``second graders``) are left to the readings, which write the noun as each unit of
-    the graph.  Words shorter than :data:`_MIN_UNIT_WORD` are not read (``F`` in
-    ``F grades``); ``degrees`` beside them is.
+    been certified 20; reviews found it, also as ``degrees celsius``, ``Celcius``,
+    ``degreesCelsius`` and ``deg C``).  A word names one when some spelling of it (as
+    written, lower case, capitalised, :func:`units.nouns.noun_forms`) is a lexicon unit of
+    temperature (``degrees``, ``Celsius``), when it is one of :data:`_TEMPERATURE_WORDS`
+    the lexicon lacks (``deg``, ``centigrade``), or when it holds or is one edit from an
+    absolute one (``Celsius``, ``Fahrenheit``: :func:`_near_word`).  Two typos
+    (``Farenhiet``) and run-together abbreviations (``degF``) are not caught.  Other measures a noun
+    names (``cups of flour``, ``second graders``) are left to the readings, which write
+    the noun as each unit of the graph.
     """
     for _, form, ref in _word_units(surface, vocab, any_case=True):
         if ref.dimension == _TEMPERATURE:
             return form
-    absolute = _absolute_temperatures(vocab)
+    word = next((w for w in _unit_words(surface) if w.lower() in _TEMPERATURE_WORDS), None)
+    return word or _near_word(surface, _surfaces_where(vocab, _is_absolute_temperature))
+
+
+_TEMPERATURE_WORDS: Final[frozenset[str]] = frozenset({"deg", "degs", "centigrade", "rankine"})
+"""Temperature words en_units_v1 lacks, read in any case (``deg C``, ``degrees centigrade``)."""
+
+
+def _surfaces_where(vocab: UnitVocabulary, keep: Callable[[UnitRef], bool]) -> list[str]:
+    """The lexicon surfaces of ``vocab`` whose unit ``keep`` keeps, lower-cased, five letters or more.
+
+    Worked out once per lexicon and rule (declared nouns and calendar conventions change
+    neither temperatures nor a dozen), not once per noun.
+    """
+    key = (id(vocab.lexicon), keep)
+    cached = _SURFACES.get(key)
+    if cached is not None and cached[0] is vocab.lexicon:
+        return cached[1]
+    out = []
+    for surface in vocab.surfaces():
+        if len(surface) >= LONG_WORD_CHARS:
+            try:
+                ref = vocab.resolve(surface)
+            except UnitRefusal:
+                continue
+            if keep(ref):
+                out.append(surface.lower())
+    with _SURFACES_LOCK:
+        if len(_SURFACES) > _MAX_CACHED_LEXICONS:
+            _SURFACES.clear()
+        _SURFACES[key] = (vocab.lexicon, out)
+    return out
+
+
+def _is_absolute_temperature(ref: UnitRef) -> bool:
+    return ref.is_offset
+
+
+def _is_fixed_multiple(ref: UnitRef) -> bool:
+    return ref.dimension == _COUNT and ref.scale != 1
+
+
+_SURFACES: Final[dict[tuple[int, Callable[[UnitRef], bool]], tuple[object, list[str]]]] = {}
+_SURFACES_LOCK: Final = threading.Lock()
+_MAX_CACHED_LEXICONS: Final[int] = 16
+
+
+def _near_word(surface: str, units: list[str]) -> str | None:
+    """The first word of a noun that holds one of ``units``, or is one edit from one (units of five letters or more).
+
+    Shorter units are left out: one edit from ``pair`` is ``hair``.
+    """
     for word in _unit_words(surface):
-        if any(typo_apart(word.lower(), unit.lower()) for unit in absolute):
-            return word
+        lower = word.lower()
+        for unit in units:
+            if unit in lower or (len(lower) >= _MIN_NEAR_WORD and edit_distance(lower, unit, 1) <= 1):
+                return word
     return None
+
+
+_MIN_NEAR_WORD: Final[int] = 4
+"""A word of fewer letters is never one edit from a unit (``doz``)."""
 
 
 def _unit_words(surface: str) -> list[str]:
@@ -543,19 +617,6 @@ def _word_units(surface: str, vocab: UnitVocabulary, *, any_case: bool = False) 
                 yield word, form, vocab.resolve(form)
             except UnitRefusal:
                 continue
-
-
-def _absolute_temperatures(vocab: UnitVocabulary) -> list[str]:
-    """The surfaces of absolute temperature units (``Celsius``, ``Fahrenheit``) of five letters or more."""
-    out = []
-    for surface in vocab.surfaces():
-        if len(surface) >= LONG_WORD_CHARS:
-            try:
-                if vocab.resolve(surface).is_offset:
-                    out.append(surface)
-            except UnitRefusal:
-                continue
-    return out
 
 
 _MIN_UNIT_WORD: Final[int] = 3

@@ -786,8 +786,14 @@ def test_two_worths_of_one_noun_refuse_it() -> None:
         ("DEGREES CELSIUS", "degrees"),
         ("Celcius points", "Celcius"),  # a typo of an absolute temperature
         ("degrees F", "degrees"),
+        ("Celcius", "Celcius"),  # one word too (review round 4)
+        ("degreesCelsius", "degreesCelsius"),
+        ("deg C", "deg"),
+        ("centigrade", "centigrade"),
         ("second graders", None),
         ("cups of flour", None),
+        ("census forms", None),  # two edits from Celsius
+        ("Celtics fans", None),
     ],
 )
 def test_a_noun_naming_an_absolute_temperature_is_not_declared(noun: str, named: str | None) -> None:
@@ -807,7 +813,14 @@ def test_a_noun_naming_an_absolute_temperature_is_not_declared(noun: str, named:
 
 
 @pytest.mark.parametrize(
-    ("result", "named"), [("half-dozens", "dozens"), ("dozen cartons", "dozen"), ("pairs of shoes", "pairs")]
+    ("result", "named"),
+    [
+        ("half-dozens", "dozens"),
+        ("dozen cartons", "dozen"),
+        ("pairs of shoes", "pairs"),
+        ("half-dozns", "dozns"),  # one edit from dozens (review round 4)
+        ("halfdozens", "halfdozens"),
+    ],
 )
 def test_a_partition_into_a_noun_naming_a_fixed_multiple_is_refused(result: str, named: str) -> None:
     """Review finding (2026-12-03): 36 eggs in chunks of 12 into ``half-dozens`` were certified 3.
@@ -820,3 +833,8 @@ def test_a_partition_into_a_noun_naming_a_fixed_multiple_is_refused(result: str,
         auto_count_nouns(data)
     assert (info.value.reason, info.value.path) == ("unknown_unit", "operations[0].operand.result_unit")
     assert f"{result!r} names {named!r}" in str(info.value)
+
+
+def test_a_partition_into_a_noun_near_no_multiple_is_kept() -> None:
+    """``hair ties`` is one edit from ``pair ties``, but ``pair`` is too short to compare: 36 eggs in 12s are 3."""
+    assert Fraction(_answer(_changed(("eggs", 36), 12, "hair ties", [], [], "hair ties")).value) == 3
