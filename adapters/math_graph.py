@@ -1101,7 +1101,7 @@ class _Binder:
             result, chunk = self.vocab.resolve(operand.result_unit), self.vocab.resolve(operand.unit)
         except UnitRefusal:
             return  # admissibility refuses the unit itself
-        if result.dimension != COUNT or chunk.dimension != COUNT or result.scale == 1:
+        if not result.is_fixed_multiple or chunk.dimension != COUNT:
             return
         if operand.value * chunk.scale != result.scale:
             raise MathGraphError(

@@ -450,7 +450,6 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
         if ref.dimension == _COUNT:
             kinds[written_surface] = ref.kind
     for path, surface in written:
-        words = _words(surface)
         if surface not in declared:
             continue
         measure = _measure_named(surface, derived)
@@ -461,6 +460,7 @@ def _refuse_nouns_naming_another(written: list[tuple[str, str]], declared: set[s
                 f" own? Declare it explicitly to count it ({derived.declaration_hint(surface)})",
                 path,
             )
+        words = _words(surface)
         if len(words) < _MIN_COMPOUND_WORDS:
             continue
         for other, kind in kinds.items():
@@ -511,7 +511,7 @@ def _multiple_named(surface: str, vocab: UnitVocabulary) -> str | None:
     3.  Abbreviations (``doz``, ``dzn``) and misspelled short ones (``pares``) are not caught.
     """
     for _, form, ref in _word_units(surface, vocab):
-        if ref.dimension == _COUNT and ref.scale != 1:
+        if ref.is_fixed_multiple:
             return form
     return _near_word(surface, _surfaces_where(vocab, _is_fixed_multiple))
 
@@ -573,7 +573,7 @@ def _is_absolute_temperature(ref: UnitRef) -> bool:
 
 
 def _is_fixed_multiple(ref: UnitRef) -> bool:
-    return ref.dimension == _COUNT and ref.scale != 1
+    return ref.is_fixed_multiple
 
 
 _SURFACES: Final[dict[tuple[int, Callable[[UnitRef], bool]], tuple[object, list[str]]]] = {}

@@ -115,6 +115,11 @@ class UnitRef:
             merged[key] = merged.get(key, 0) + power
         return tuple(sorted((k, p) for k, p in merged.items() if p))
 
+    @property
+    def is_fixed_multiple(self) -> bool:
+        """Whether this is a count unit that is a fixed number of its kind's reference unit (``dozen``: 12 items)."""
+        return self.dimension == COUNT and self.scale != 1
+
     def to_json(self) -> dict[str, object]:
         """``{"surface", "lemma", "dimension"}``; the pint unit is stored as its lemma."""
         return {"surface": self.surface, "lemma": self.lemma, "dimension": self.dimension.to_canonical_string()}
