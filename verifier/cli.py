@@ -402,6 +402,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 
     vocab = _vocab(args)
     records = list(_records(Path(args.file)))
+    if not records:  # an empty list checks nothing: exit 0 would say everything was answered
+        raise _Usage(f"{args.file}: holds no records")
     refused = False
     for label, record in _progress(records, len(records), "check"):
         try:

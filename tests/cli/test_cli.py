@@ -488,3 +488,12 @@ def test_an_auto_typo_refusal_names_no_pair_twice(tmp_path: Path) -> None:
     assert code == 1
     assert "did you mean 'apples'? Declare it explicitly (--count-noun appels=appel)" in text
     assert "near misses too" not in text
+
+
+def test_check_of_a_file_of_no_records_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Review (2026-12-03): ``[]`` printed nothing and exited 0, as if every record had been answered."""
+    path = tmp_path / "empty.json"
+    path.write_text("[]")
+    code, text = run(["check", str(path)])
+    assert (code, text) == (2, "")
+    assert "holds no records" in capsys.readouterr().err
