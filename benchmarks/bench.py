@@ -31,7 +31,9 @@ In one process and one run it measures:
 * **pipeline**: read → bind → verify per graph, by stage, beside the upstream-shape
   reference (``benchmarks/pipeline.py``, ``benchmarks/upstream_shape.py``), with the
   **record floor**: what building the pipeline's output records again costs, with no
-  logic (:func:`benchmarks.pipeline.record_floor`); then the
+  logic (:func:`benchmarks.pipeline.record_floor`), and the **report output**: what
+  ``bgverify check`` writes per graph, as text lines and as ``--json``
+  (:func:`benchmarks.pipeline.output_rounds`); then the
   **throughput** of that pipeline over the corpus repeated, the cost of **derived
   vocabularies** (``with_count_nouns``) and the linear solve's **scaling**.
 * **peak memory** of a full ``python -m verifier lanes`` run, read with
@@ -89,7 +91,7 @@ from benchmarks.harness import (  # noqa: E402
     verdict_cache_clearer,
 )
 from benchmarks.paths import UPSTREAM_DEV  # noqa: E402
-from benchmarks.pipeline import pipeline_rounds, record_floor  # noqa: E402
+from benchmarks.pipeline import output_rounds, pipeline_rounds, record_floor  # noqa: E402
 from benchmarks.reference_algebra import ReferenceAlgebra  # noqa: E402
 from benchmarks.report import METRIC_KEYS, format_table, metric, pint_version  # noqa: E402
 from benchmarks.workloads import (  # noqa: E402
@@ -426,6 +428,16 @@ def _pipeline_section(
         what=f"building the {floor['records_per_graph']:.0f} output records per graph again, checks warm, no logic:"
         " a floor under pipeline_us",
     )
+    output = output_rounds(texts, pipe_vocab, max(rounds, 3))
+    details["report_output"] = output
+    for key, what in (("lines", "report.lines()"), ("json", "json.dumps(report.to_json(), sort_keys=True)")):
+        metrics[f"report_{key}_us"] = metric(
+            output["median_us"][key],
+            "us",
+            "-",
+            met=None,
+            what=f"{what} per graph, after pipeline_us: what `bgverify check{' --json' if key == 'json' else ''}` writes",
+        )
     return texts, pipe_vocab, corpus
 
 

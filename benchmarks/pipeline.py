@@ -70,6 +70,31 @@ def pipeline_rounds(
     return {"rounds_us": out, "median_us": medians, "ratio": medians["ours"] / medians["reference"]}
 
 
+def output_rounds(texts: Sequence[str], vocab: UnitVocabulary, rounds: int) -> dict[str, Any]:
+    """Per-graph mean microseconds of writing each graph's report as ``bgverify check`` writes it.
+
+    ``lines``: the text output (:meth:`verifier.GraphReport.lines`); ``json``: the
+    ``--json`` output (:meth:`verifier.GraphReport.to_json`, then ``json.dumps`` with
+    sorted keys).  The reports are built first, outside the timing.
+
+    Returns:
+        ``{"rounds_us": {"lines": [...], "json": [...]}, "median_us": {"lines": float, "json": float}}``.
+    """
+    reports = [verify(bind_math_problem_graph(graph_from_dict(read_json(text)), vocab), vocab) for text in texts]
+    out: dict[str, list[float]] = {"lines": [], "json": []}
+    for _ in range(rounds):
+        t0 = time.perf_counter_ns()
+        for report in reports:
+            report.lines()
+        t1 = time.perf_counter_ns()
+        for report in reports:
+            json.dumps(report.to_json(), sort_keys=True, ensure_ascii=False)
+        t2 = time.perf_counter_ns()
+        out["lines"].append((t1 - t0) / len(reports) / 1000)
+        out["json"].append((t2 - t1) / len(reports) / 1000)
+    return {"rounds_us": out, "median_us": {key: statistics.median(values) for key, values in out.items()}}
+
+
 _RECORD_PACKAGES = ("adapters.", "verifier.")
 
 

@@ -39,7 +39,7 @@ from units.exact import format_exact
 from units.reasons import RefusalReason, is_refusal_reason
 from units.vocabulary import check_commensurable
 from verifier.errors import BindingGraphError, given_vocabulary
-from verifier.expr import as_fraction, is_identifier, parse_expression, symbol
+from verifier.expr import as_fraction, is_identifier, parse_expression, print_expression, symbol
 from verifier.jsonread import (
     json_dimension,
     json_fraction,
@@ -229,7 +229,7 @@ class UnitProof:
             "result_unit": self.result_unit,
             "result_dimension": self.result_dimension.to_canonical_string(),
             "declarations": list(self.declarations),
-            "equation": f"{self.lhs_symbol_id} = {sympy.sstr(self.rhs, order='lex')}",
+            "equation": f"{self.lhs_symbol_id} = {print_expression(self.rhs)}",  # sympy's sstr(order="lex") text
         }
 
     @classmethod

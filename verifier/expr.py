@@ -67,6 +67,19 @@ def rational(value: Fraction) -> sympy.Rational:
     return sympy.Rational(value.numerator, value.denominator)
 
 
+def rational_text(value: sympy.Rational) -> str:
+    """``str(value)`` for a sympy ``Rational`` (``"7"``, ``"-7/2"``), written without sympy's printer.
+
+    sympy's ``StrPrinter`` writes a ``Rational`` as ``p`` when ``q == 1`` and ``p/q`` otherwise;
+    this writes the same from ``p`` and ``q`` (``tests/property`` checks it against
+    ``str``).  Anything that is no ``Rational`` is given to ``str``.
+    """
+    if isinstance(value, sympy.Rational):
+        p, q = int(value.p), int(value.q)
+        return str(p) if q == 1 else f"{p}/{q}"
+    return str(value)
+
+
 def is_identifier(text: object) -> bool:
     """True for an ASCII identifier of at most :data:`MAX_IDENT_CHARS` characters."""
     return isinstance(text, str) and len(text) <= MAX_IDENT_CHARS and _IDENT.fullmatch(text) is not None
@@ -538,5 +551,6 @@ __all__ = [
     "parse_expression",
     "print_expression",
     "rational",
+    "rational_text",
     "symbol",
 ]

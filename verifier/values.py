@@ -32,7 +32,7 @@ from units.exact import format_exact
 from verifier.admissibility import Refusal, Verdict, graph_verdicts
 from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError, given_vocabulary
-from verifier.expr import as_fraction, evaluate, parse_expression, rational
+from verifier.expr import as_fraction, evaluate, parse_expression, rational, rational_text
 from verifier.holdings import Holdings
 from verifier.jsonread import (
     json_fraction,
@@ -79,11 +79,11 @@ class Value:
     unit: str | None
 
     def __str__(self) -> str:
-        return f"{self.magnitude}" + (f" {self.unit}" if self.unit else "")
+        return rational_text(self.magnitude) + (f" {self.unit}" if self.unit else "")
 
     def to_json(self) -> dict[str, object]:
         """``{"magnitude": "7/2", "unit": "feet"}``; :meth:`from_json` reads it back equal."""
-        return {"magnitude": str(self.magnitude), "unit": self.unit}
+        return {"magnitude": rational_text(self.magnitude), "unit": self.unit}
 
     @classmethod
     def from_json(cls, data: object, /, *, path: str = "value") -> Value:
@@ -116,7 +116,7 @@ class Answer:
     state_index: StateIndex
 
     def __str__(self) -> str:
-        return f"{self.value}" + (f" {self.unit}" if self.unit else "")
+        return rational_text(self.value) + (f" {self.unit}" if self.unit else "")
 
     @property
     def fraction(self) -> Fraction:
@@ -126,7 +126,7 @@ class Answer:
     def to_json(self) -> dict[str, object]:
         """Plain JSON data; :meth:`from_json` reads it back equal."""
         return {
-            "value": str(self.value),
+            "value": rational_text(self.value),
             "unit": self.unit,
             "question_form": self.question_form,
             "state_index": state_index_text(self.state_index),

@@ -32,6 +32,8 @@ METRIC_KEYS = (
     "reference_pipeline_us",
     "pipeline_ratio",
     "record_floor_us",
+    "report_lines_us",
+    "report_json_us",
     "throughput_graphs_per_s",
     "derived_vocabulary_ms",
     "inverse_chain_1000_s",

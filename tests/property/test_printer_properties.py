@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+import pytest
 import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verifier.expr import _print_simple, parse_expression, print_expression
+from units.exact import format_exact
+from verifier.expr import _print_simple, parse_expression, print_expression, rational_text
 
 _NAMES = st.sampled_from(["a", "b", "q_ana_feet_t0", "op_001__divisor", "Z", "x1", "_u", "op_000_result", "E", "N"])
 _NUMBERS = st.fractions(min_value=-50, max_value=50, max_denominator=12)
@@ -48,3 +52,27 @@ def test_fast_printer_leaves_unusual_written_trees_to_sympy() -> None:
     a, b = sympy.Symbol("a"), sympy.Symbol("b")
     for expr in (sympy.Mul(b, a, evaluate=False), sympy.Add(a, sympy.Integer(0), evaluate=False)):
         assert print_expression(expr) == sympy.sstr(expr, order="lex")
+
+
+@given(st.fractions(max_denominator=10**12).filter(lambda f: abs(f) < 10**30))
+def test_rational_text_is_sympys_str(value: Fraction) -> None:
+    """A report's magnitudes and answers are written as ``str`` writes the sympy number."""
+    number = sympy.Rational(value.numerator, value.denominator)
+    assert rational_text(number) == str(number)
+    assert rational_text(number) == format_exact(value)
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [
+        (sympy.S.Zero, "0"),
+        (sympy.S.One, "1"),
+        (sympy.S.NegativeOne, "-1"),
+        (sympy.S.Half, "1/2"),
+        (sympy.Rational(-7, 2), "-7/2"),
+        (sympy.Integer(10**40), str(10**40)),
+    ],
+)
+def test_rational_text_of_sympys_singletons(number: sympy.Rational, text: str) -> None:
+    """The singleton numbers of sympy (``S.Half`` is a ``Rational`` subclass of its own) print as ``str`` does."""
+    assert rational_text(number) == text == str(number)
