@@ -17,7 +17,7 @@ from adapters.math_graph import (
     bind_math_problem_graph,
     graph_from_dict,
 )
-from adapters.nouns import auto_count_nouns, count_nouns_of
+from adapters.nouns import auto_count_nouns, bind_with_auto_count_nouns, count_nouns_of
 from adapters.relational import bind_relations
 from units.exact import loads_exact as read_json
 from verifier.lazy import package_hooks
@@ -39,6 +39,7 @@ __all__ = [
     "auto_count_nouns",
     "bind_math_problem_graph",
     "bind_relations",
+    "bind_with_auto_count_nouns",
     "clear_memos",
     "count_nouns_of",
     "graph_from_dict",

@@ -2,13 +2,15 @@
 
 Readers write count nouns as the problem text does (``"apples"``, ``"jumping
 jacks"``).  :func:`count_nouns_of` lists the ones a vocabulary cannot resolve;
-:func:`auto_count_nouns` declares them (a singular and its plural as one kind) and
-refuses a near miss of a lexicon surface or of another surface of the same graph, so
-that a typo never becomes a new kind.  The noun rules live in :mod:`units.nouns`.
+:func:`auto_count_nouns` declares them (a singular and its plural as one kind;
+:func:`bind_with_auto_count_nouns` binds the graph in the result as well) and
+refuses a near miss of a lexicon surface or of another surface of the same graph,
+so that a typo never becomes a new kind.  The noun rules live in :mod:`units.nouns`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -30,7 +32,7 @@ from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
 from units.nouns import LONG_WORD_CHARS, edit_distance, noun_forms
-from verifier import Answer, verify
+from verifier import Answer, BindingGraph, verify
 
 
 def _graph(graph: object) -> MathProblemGraph:
@@ -91,8 +93,36 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
             mean", or the first noun the answer depends on (path: where the graph writes it);
             ``malformed_input`` as :func:`count_nouns_of`.
     """
-    voc = given_vocabulary(vocab)
+    return _declared_for(_graph(graph), given_vocabulary(vocab))[0]
+
+
+def bind_with_auto_count_nouns(
+    graph: object, vocab: UnitVocabulary | None = None
+) -> tuple[BindingGraph, UnitVocabulary]:
+    """Bind a math graph with its undeclared count nouns declared: :func:`auto_count_nouns`, then binding, done once.
+
+    The same as ``voc = auto_count_nouns(graph, vocab)`` followed by
+    ``bind_math_problem_graph(graph, voc)``, without binding the graph twice: the check of
+    nouns whose meaning the answer depends on binds the graph as written, and that
+    binding is returned (``bgverify check --count-nouns auto`` binds each record so).
+
+    Args:
+        graph: a :class:`~adapters.MathProblemGraph` or its JSON dict.
+        vocab: the base vocabulary (default: :func:`units.default_vocabulary`).
+
+    Returns:
+        ``(binding graph, derived vocabulary)``; verify the graph in that vocabulary.
+
+    Raises:
+        MathGraphError: as :func:`auto_count_nouns`, then as :func:`~adapters.bind_math_problem_graph`.
+    """
     problem = _graph(graph)
+    derived, bound = _declared_for(problem, given_vocabulary(vocab))
+    return (bound if bound is not None else bind_math_problem_graph(problem, derived)), derived
+
+
+def _declared_for(problem: MathProblemGraph, voc: UnitVocabulary) -> tuple[UnitVocabulary, BindingGraph | None]:
+    """:func:`auto_count_nouns` of a graph, with the graph as written bound in the derived vocabulary when the checks bound it."""
     written = unit_surfaces(problem)
     try:
         derived = voc.with_auto_count_nouns([surface for _, surface in written])
@@ -102,8 +132,7 @@ def auto_count_nouns(graph: object, vocab: UnitVocabulary | None = None) -> Unit
     declared = set(voc.declarable_nouns(surface for _, surface in written))  # the nouns declared here
     _refuse_nouns_naming_another(written, declared, derived)
     _refuse_partitions_into_named_multiples(problem, declared, derived)
-    _refuse_meaning_dependent_nouns(problem, written, declared, derived)
-    return derived
+    return derived, _refuse_meaning_dependent_nouns(problem, written, declared, derived)
 
 
 def _kind(vocab: UnitVocabulary, surface: str) -> object:
@@ -241,17 +270,25 @@ def _relates_a_kind_to_itself(data: Mapping[str, Any], vocab: UnitVocabulary) ->
 
 def _outcome(graph: Mapping[str, object], vocab: UnitVocabulary) -> tuple[Fraction | None, str | None]:
     """``(value, None)`` for a certified answer, ``(None, reason)`` for a refusal in binding or verification."""
+    _, value, reason = _bound_outcome(graph_from_dict, graph, vocab)
+    return value, reason
+
+
+def _bound_outcome(
+    read: Callable[[Any], MathProblemGraph], graph: object, vocab: UnitVocabulary
+) -> tuple[BindingGraph | None, Fraction | None, str | None]:
+    """:func:`_outcome` of the graph ``read`` makes of ``graph``, with its binding (``None`` when binding refused it)."""
     try:
-        report = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab)
+        bound = bind_math_problem_graph(read(graph), vocab)
     except MathGraphError as exc:
-        return None, exc.reason
-    (answer,) = report.answers.values()
-    return (Fraction(answer.value), None) if isinstance(answer, Answer) else (None, answer.reason)
+        return None, None, exc.reason
+    (answer,) = verify(bound, vocab).answers.values()
+    return (bound, Fraction(answer.value), None) if isinstance(answer, Answer) else (bound, None, answer.reason)
 
 
 def _refuse_meaning_dependent_nouns(
     graph: MathProblemGraph, written: list[tuple[str, str]], declared: set[str], derived: UnitVocabulary
-) -> None:
+) -> BindingGraph | None:
     """Refuse a declared noun when the answer depends on whether it is a unit of its own or a spelling of another.
 
     A spelling that no spelling rule catches (``mns`` for minutes, ``USD`` or ``bucks``
@@ -278,16 +315,20 @@ def _refuse_meaning_dependent_nouns(
     entity the question does not ask about).  Only a certified answer is protected: a
     graph its verification refuses keeps its refusal.
 
+    Returns:
+        The graph as written bound in ``derived`` (the binding the checks made), or
+        ``None`` when nothing was declared or binding refused the graph.
+
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings;
             ``input_too_large`` beyond :data:`MAX_RESPELLING_WORK`.
     """
     if not declared:
-        return
-    data: dict[str, Any] = graph.to_json()
-    as_written, _ = _outcome(data, derived)
+        return None
+    bound, as_written, _ = _bound_outcome(_graph, graph, derived)
     if as_written is None:
-        return  # nothing is certified, so nothing can be wrong
+        return bound  # nothing is certified, so nothing can be wrong
+    data: dict[str, Any] = graph.to_json()
     surfaces = list(dict.fromkeys(s for _, s in written))
     kinds = {surface: _kind(derived, surface) for surface in surfaces}
     first_of_kind = {kind: surface for surface, kind in reversed(kinds.items()) if kind is not None}
@@ -319,6 +360,7 @@ def _refuse_meaning_dependent_nouns(
                     " noun of its own",
                     first_path[noun],
                 )
+    return bound
 
 
 def _disagreement(
@@ -542,7 +584,7 @@ _TEMPERATURE_WORDS: Final[frozenset[str]] = frozenset({"deg", "degs", "centigrad
 """Temperature words en_units_v1 lacks, read in any case (``deg C``, ``degrees centigrade``)."""
 
 
-def _surfaces_where(vocab: UnitVocabulary, keep: Callable[[UnitRef], bool]) -> list[str]:
+def _surfaces_where(vocab: UnitVocabulary, keep: Callable[[UnitRef], bool]) -> tuple[str, ...]:
     """The lexicon surfaces of ``vocab`` whose unit ``keep`` keeps, lower-cased, five letters or more.
 
     Worked out once per lexicon and rule (declared nouns and calendar conventions change
@@ -561,11 +603,12 @@ def _surfaces_where(vocab: UnitVocabulary, keep: Callable[[UnitRef], bool]) -> l
                 continue
             if keep(ref):
                 out.append(surface.lower())
+    words = tuple(out)
     with _SURFACES_LOCK:
         if len(_SURFACES) > _MAX_CACHED_LEXICONS:
             _SURFACES.clear()
-        _SURFACES[key] = (vocab.lexicon, out)
-    return out
+        _SURFACES[key] = (vocab.lexicon, words)
+    return words
 
 
 def _is_absolute_temperature(ref: UnitRef) -> bool:
@@ -576,15 +619,17 @@ def _is_fixed_multiple(ref: UnitRef) -> bool:
     return ref.is_fixed_multiple
 
 
-_SURFACES: Final[dict[tuple[int, Callable[[UnitRef], bool]], tuple[object, list[str]]]] = {}
+_SURFACES: Final[dict[tuple[int, Callable[[UnitRef], bool]], tuple[object, tuple[str, ...]]]] = {}
 _SURFACES_LOCK: Final = threading.Lock()
 _MAX_CACHED_LEXICONS: Final[int] = 16
 
 
-def _near_word(surface: str, units: list[str]) -> str | None:
+@functools.lru_cache(maxsize=16384)
+def _near_word(surface: str, units: tuple[str, ...]) -> str | None:
     """The first word of a noun that holds one of ``units``, or is one edit from one (units of five letters or more).
 
-    Shorter units are left out: one edit from ``pair`` is ``hair``.
+    Shorter units are left out: one edit from ``pair`` is ``hair``.  Remembered per noun
+    and unit list (a corpus writes its nouns again and again; each costs edit distances).
     """
     for word in _unit_words(surface):
         lower = word.lower()
@@ -642,4 +687,4 @@ _WORDS: Final = re.compile("[ \\-'\u2019]+")  # spaces, hyphens, apostrophes (st
 _COUNT: Final = COUNT
 _TEMPERATURE: Final = TEMPERATURE
 
-__all__ = ["MAX_RESPELLING_WORK", "auto_count_nouns", "count_nouns_of"]
+__all__ = ["MAX_RESPELLING_WORK", "auto_count_nouns", "bind_with_auto_count_nouns", "count_nouns_of"]

@@ -31,7 +31,7 @@ from adapters._common import fields, given_vocabulary, name, record_id, span, up
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import GRAPH_FIELDS, bind_math_problem_graph, graph_from_dict
-from adapters.nouns import auto_count_nouns
+from adapters.nouns import bind_with_auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary
 from units.errors import clip
@@ -211,7 +211,7 @@ def bind_record(
         vocab: the base vocabulary (default: the strict default vocabulary).
         count_nouns: ``"declared"`` (only declared nouns resolve) or ``"auto"``: a math
             graph's undeclared count nouns are declared for it by
-            :func:`adapters.auto_count_nouns` (near misses refused ``unknown_unit``);
+            :func:`adapters.bind_with_auto_count_nouns` (near misses refused ``unknown_unit``);
             other formats carry their declarations in the record.
 
     Raises:
@@ -284,7 +284,7 @@ def _bind_math_graph(record: object, vocab: UnitVocabulary, count_nouns: str) ->
         data = {k: v for k, v in record.items() if k not in RECORD_METADATA}
     problem = graph_from_dict(data)
     if count_nouns == "auto":
-        vocab = auto_count_nouns(problem, vocab)
+        return _Bound(*bind_with_auto_count_nouns(problem, vocab))
     return _Bound(bind_math_problem_graph(problem, vocab), vocab)
 
 

@@ -472,12 +472,89 @@ def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: 
     return bool(mine & theirs) or any(typo_apart(a, b) for a in mine for b in theirs)
 
 
+class SurfaceIndex:
+    """The lexicon surfaces :func:`near_misses` compares nouns with, indexed once for many calls.
+
+    Building it reads every surface (a few hundred); a vocabulary keeps one
+    (:meth:`units.UnitVocabulary.with_auto_count_nouns`), so a corpus checked with automatic
+    declaration pays that once, not once per record.  It also remembers, per noun, the
+    lexicon surface one insertion, deletion or swap away (a fact of the lexicon alone).
+
+    Args:
+        surfaces: every surface the vocabulary resolves, in its order (non-ASCII ones are
+            left out, as :func:`near_misses` leaves them out).
+        kind: ``surface -> kind`` (any hashable), so that ``near_misses(...,
+            kinds_in_use=...)`` can pick the surfaces of the kinds an input uses without
+            asking about each surface again; ``None``: no kinds are indexed.
+    """
+
+    __slots__ = ("_by_kind", "_by_len", "_folded", "_lexicon_hits", "_surfaces")
+
+    MEMO_LIMIT: Final[int] = 65536
+
+    def __init__(self, surfaces: Iterable[str], kind: Callable[[str], object] | None = None) -> None:
+        self._surfaces: tuple[str, ...] = tuple(s for s in surfaces if s.isascii())
+        self._folded: dict[str, str] = {}
+        self._by_len: dict[int, list[tuple[str, str]]] = {}  # length -> (surface, casefolded), long enough ones
+        self._by_kind: dict[object, list[int]] = {}  # kind -> positions in _surfaces
+        for i, surface in enumerate(self._surfaces):
+            low = surface.casefold()
+            self._folded.setdefault(low, surface)
+            if len(surface) >= MIN_NEAR_MISS_CHARS:
+                self._by_len.setdefault(len(surface), []).append((surface, low))
+            if kind is not None:
+                self._by_kind.setdefault(kind(surface), []).append(i)
+        self._lexicon_hits: dict[str, str | None] = {}
+
+    def __repr__(self) -> str:
+        return f"SurfaceIndex({len(self._surfaces)} surfaces, {len(self._by_kind)} kinds)"
+
+    def where(self, keep: Callable[[str], bool]) -> list[str]:
+        """The surfaces ``keep`` keeps, in order."""
+        return [s for s in self._surfaces if keep(s)]
+
+    def of_kinds(self, kinds: Iterable[object]) -> list[str]:
+        """The surfaces of the given kinds (as ``kind`` gave them), in order."""
+        positions = sorted(i for k in set(kinds) for i in self._by_kind.get(k, ()))
+        return [self._surfaces[i] for i in positions]
+
+    def one_edit_of_lexicon(self, low: str) -> str | None:
+        """The first surface one insertion, deletion or swap (no replacement) from ``low``, if ``low`` is long enough.
+
+        ``low`` is a noun case-folded.  Remembered per noun (bounded by :data:`MEMO_LIMIT`).
+        """
+        hits = self._lexicon_hits
+        if low in hits:
+            return hits[low]
+        hit = None
+        if len(low) >= MIN_NEAR_MISS_CHARS:
+            n = len(low)
+            hit = next(
+                (
+                    surface
+                    for size in (n - 1, n, n + 1)
+                    for surface, folded in self._by_len.get(size, ())
+                    if one_edit_apart(low, folded, substitution=False)
+                ),
+                None,
+            )
+        if len(hits) >= self.MEMO_LIMIT:
+            hits.clear()
+        hits[low] = hit
+        return hit
+
+    def folded(self, form: str) -> str | None:
+        """The first surface that case-folds to ``form``, if any."""
+        return self._folded.get(form)
+
+
 def near_misses(
     nouns: Sequence[str],
-    lexicon_surfaces: Iterable[str],
+    lexicon_surfaces: Iterable[str] | SurfaceIndex,
     context: Iterable[str] = (),
     *,
     kind_in_use: Callable[[str], bool] | None = None,
+    kinds_in_use: Iterable[object] | None = None,
 ) -> list[tuple[str, str]]:
     """The nouns that look like typos, each with the surface it is one edit from.
 
@@ -503,34 +580,44 @@ def near_misses(
 
     Args:
         nouns: the candidate nouns, as written.
-        lexicon_surfaces: every surface the vocabulary resolves (declared nouns included).
+        lexicon_surfaces: every surface the vocabulary resolves (declared nouns included),
+            or a :class:`SurfaceIndex` of them (the same answers, without reading them all again).
         context: the input's other unit surfaces (the nouns themselves are always compared).
         kind_in_use: ``surface -> bool``: whether the input uses a unit of that lexicon
             surface's kind (default: never, so replacements are not compared with the lexicon).
+        kinds_in_use: instead of ``kind_in_use``, the kinds the input uses, for a
+            :class:`SurfaceIndex` built with ``kind``.
 
     Returns:
         ``(noun, suggestion)`` pairs in the order of ``nouns``, each noun once.
+
+    Raises:
+        ValueError: both ``kind_in_use`` and ``kinds_in_use`` given, or ``kinds_in_use``
+            without a :class:`SurfaceIndex` (a caller's mistake, not an input's).
     """
-    surfaces = [s for s in lexicon_surfaces if s.isascii()]
-    folded: dict[str, str] = {}
-    for surface in surfaces:
-        folded.setdefault(surface.casefold(), surface)
-    by_len: dict[int, list[str]] = {}
-    for surface in surfaces:
-        if len(surface) >= MIN_NEAR_MISS_CHARS:
-            by_len.setdefault(len(surface), []).append(surface)
-    in_use = [s for s in surfaces if kind_in_use is not None and kind_in_use(s)]  # units of a kind the input uses
+    if kind_in_use is not None and kinds_in_use is not None:
+        raise ValueError("give kind_in_use or kinds_in_use, not both")
+    if kinds_in_use is not None and not isinstance(lexicon_surfaces, SurfaceIndex):
+        raise ValueError("kinds_in_use needs a SurfaceIndex built with kind=")
+    index = lexicon_surfaces if isinstance(lexicon_surfaces, SurfaceIndex) else SurfaceIndex(lexicon_surfaces)
+    if kinds_in_use is not None:
+        in_use = index.of_kinds(kinds_in_use)
+    else:
+        in_use = index.where(kind_in_use) if kind_in_use is not None else []  # units of a kind the input uses
     others = list(dict.fromkeys([*nouns, *context]))
     forms = {other: noun_forms(other) for other in others}
     lemmas = noun_lemmas(others)
     out: list[tuple[str, str]] = []
     for noun in dict.fromkeys(nouns):
         low = noun.casefold()
-        hit = next((folded[f] for f in sorted(forms[noun]) if f in folded and folded[f] != noun), None)
+        hit = next(
+            (hit for f in sorted(forms[noun]) if (hit := index.folded(f)) is not None and hit != noun),
+            None,
+        )
         if hit is None:
             hit = _typo_of_unit_in_use(low, in_use)
         if hit is None:
-            hit = _one_edit_of_lexicon(low, by_len)
+            hit = index.one_edit_of_lexicon(low)
         if hit is None:
             hit = next((other for other in others if other != noun and _misses(noun, other, forms, lemmas)), None)
         if hit is not None:
@@ -544,24 +631,12 @@ def _typo_of_unit_in_use(low: str, in_use: Sequence[str]) -> str | None:
     return in_use[min(close)[1]] if close else None
 
 
-def _one_edit_of_lexicon(low: str, by_len: Mapping[int, Sequence[str]]) -> str | None:
-    """The first lexicon surface one insertion, deletion or swap from ``low`` (no replacement), if ``low`` is long enough.
-
-    ``by_len`` holds the surfaces of at least :data:`MIN_NEAR_MISS_CHARS` letters by length.
-    """
-    if len(low) < MIN_NEAR_MISS_CHARS:
-        return None
-    for surface in (s for n in (len(low) - 1, len(low), len(low) + 1) for s in by_len.get(n, ())):
-        if one_edit_apart(low, surface.casefold(), substitution=False):
-            return surface
-    return None
-
-
 __all__ = [
     "IRREGULAR_PLURALS",
     "LONG_WORD_CHARS",
     "MIN_NEAR_MISS_CHARS",
     "UNCHANGED_PLURALS",
+    "SurfaceIndex",
     "ambiguous_pairs",
     "declaration_hint",
     "edit_distance",

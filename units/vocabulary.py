@@ -27,6 +27,7 @@ from units.errors import LazyDetailRefusal, UnitRefusal
 from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
 from units.nouns import (
+    SurfaceIndex,
     ambiguous_pairs,
     declaration_hint,
     lemma_id,
@@ -280,6 +281,7 @@ class UnitVocabulary:
         "_derived",
         "_facts",
         "_lock",
+        "_near_index",
         "_non_units",
         "_noun_base",
         "_parts",
@@ -293,6 +295,7 @@ class UnitVocabulary:
         self._derived: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[str, ...]], UnitVocabulary] = {}
         self._noun_base: UnitVocabulary | None = None
         self._facts: dict[str, UnitRef] = {}  # lemma -> its unit's facts (a lexicon lists several surfaces per lemma)
+        self._near_index: SurfaceIndex | None = None  # built on the first automatic declaration (_surface_index)
         self._defined: set[str] = set(parts.conversions)  # unit names defined in this vocabulary's registry
         _check_definitions(parts.conversions)
         try:
@@ -781,10 +784,7 @@ class UnitVocabulary:
                 in_use.add(self.resolve(surface).kind)
             except UnitRefusal:
                 continue
-        by_surface = self._by_surface
-        misses = near_misses(
-            fresh, by_surface, context or given, kind_in_use=lambda surface: by_surface[surface].kind in in_use
-        )
+        misses = near_misses(fresh, self._surface_index(), context or given, kinds_in_use=in_use)
         if misses:
             written = [*given, *context]  # of two nouns that miss each other, the rarer is named the typo
             noun, hit = min(misses, key=lambda miss: written.count(miss[0]))
@@ -801,6 +801,15 @@ class UnitVocabulary:
         declaring = {**noun_lemmas(fresh), **mapped}
         _check_derived_pairs({**dict(self._parts.count_nouns), **declaring}, derived=set(fresh), reason="unknown_unit")
         return self.with_count_nouns(declaring)
+
+    def _surface_index(self) -> SurfaceIndex:
+        """This vocabulary's surfaces indexed by kind for :func:`units.nouns.near_misses`, built once (it never changes)."""
+        index = self._near_index
+        if index is None:
+            by_surface = self._by_surface
+            index = SurfaceIndex(by_surface, kind=lambda surface: by_surface[surface].kind)
+            self._near_index = index  # two threads may both build it: they build the same index
+        return index
 
     def _derive(self, parts: _Parts, added: Mapping[str, str]) -> UnitVocabulary:
         """A vocabulary of ``parts`` that adds the count nouns ``added`` to this one, without a registry rebuild.
@@ -831,6 +840,7 @@ class UnitVocabulary:
         self._lock = threading.Lock()
         self._derived = {}
         self._facts = {}
+        self._near_index = None
         self._noun_base = base
         self._defined = base._defined
         self._registry = base._registry

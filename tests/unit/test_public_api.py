@@ -62,8 +62,10 @@ OURS_ADAPTERS = {
     "read_json",
     "FRACTION_REFERENTS",
     "auto_count_nouns",
+    "bind_with_auto_count_nouns",
     "clear_memos",
-}  # beyond the SPEC: the parser's record type, the exact JSON reader, the closed referent set, the auto mode,
+}  # beyond the SPEC: the parser's record type, the exact JSON reader, the closed referent set, the auto mode (and
+# its one-call binding),
 # the memo clearer benchmarks use
 
 
