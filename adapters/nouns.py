@@ -32,7 +32,7 @@ from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact
 from units.nouns import LONG_WORD_CHARS, edit_distance, noun_forms
-from verifier import Answer, BindingGraph, verify
+from verifier import Answer, BindingGraph, GraphReport, verify
 
 
 def _graph(graph: object) -> MathProblemGraph:
@@ -116,13 +116,39 @@ def bind_with_auto_count_nouns(
     Raises:
         MathGraphError: as :func:`auto_count_nouns`, then as :func:`~adapters.bind_math_problem_graph`.
     """
+    bound, derived, _ = bind_and_verify_with_auto_count_nouns(graph, vocab)
+    return bound, derived
+
+
+def bind_and_verify_with_auto_count_nouns(
+    graph: object, vocab: UnitVocabulary | None = None
+) -> tuple[BindingGraph, UnitVocabulary, GraphReport | None]:
+    """:func:`bind_with_auto_count_nouns`, with the report the checks made when they made one.
+
+    The check of nouns whose meaning the answer depends on verifies the graph as written
+    (``verify(graph, derived)``, policy ``count_exact``); that report is returned, so that
+    a caller verifying under that policy need not verify again
+    (:meth:`adapters.records.BoundRecord.verify`).
+
+    Returns:
+        ``(binding graph, derived vocabulary, report or None)``: the report is
+        ``verify(graph, derived, "count_exact")``, or ``None`` when no noun was declared
+        (nothing was verified) or the checks did not reach it.
+
+    Raises:
+        MathGraphError: as :func:`bind_with_auto_count_nouns`.
+    """
     problem = _graph(graph)
-    derived, bound = _declared_for(problem, given_vocabulary(vocab))
-    return (bound if bound is not None else bind_math_problem_graph(problem, derived)), derived
+    derived, checked = _declared_for(problem, given_vocabulary(vocab))
+    if checked is None:
+        return bind_math_problem_graph(problem, derived), derived, None
+    return checked[0], derived, checked[1]
 
 
-def _declared_for(problem: MathProblemGraph, voc: UnitVocabulary) -> tuple[UnitVocabulary, BindingGraph | None]:
-    """:func:`auto_count_nouns` of a graph, with the graph as written bound in the derived vocabulary when the checks bound it."""
+def _declared_for(
+    problem: MathProblemGraph, voc: UnitVocabulary
+) -> tuple[UnitVocabulary, tuple[BindingGraph, GraphReport] | None]:
+    """:func:`auto_count_nouns` of a graph, with the graph as written bound and verified in the derived vocabulary when the checks did so."""
     written = unit_surfaces(problem)
     try:
         derived = voc.with_auto_count_nouns([surface for _, surface in written])
@@ -276,19 +302,22 @@ def _outcome(graph: Mapping[str, object], vocab: UnitVocabulary) -> tuple[Fracti
 
 def _bound_outcome(
     read: Callable[[Any], MathProblemGraph], graph: object, vocab: UnitVocabulary
-) -> tuple[BindingGraph | None, Fraction | None, str | None]:
-    """:func:`_outcome` of the graph ``read`` makes of ``graph``, with its binding (``None`` when binding refused it)."""
+) -> tuple[tuple[BindingGraph, GraphReport] | None, Fraction | None, str | None]:
+    """:func:`_outcome` of the graph ``read`` makes of ``graph``, with its binding and report (``None`` when binding refused it)."""
     try:
         bound = bind_math_problem_graph(read(graph), vocab)
     except MathGraphError as exc:
         return None, None, exc.reason
-    (answer,) = verify(bound, vocab).answers.values()
-    return (bound, Fraction(answer.value), None) if isinstance(answer, Answer) else (bound, None, answer.reason)
+    report = verify(bound, vocab)
+    (answer,) = report.answers.values()
+    if isinstance(answer, Answer):
+        return (bound, report), Fraction(answer.value), None
+    return (bound, report), None, answer.reason
 
 
 def _refuse_meaning_dependent_nouns(
     graph: MathProblemGraph, written: list[tuple[str, str]], declared: set[str], derived: UnitVocabulary
-) -> BindingGraph | None:
+) -> tuple[BindingGraph, GraphReport] | None:
     """Refuse a declared noun when the answer depends on whether it is a unit of its own or a spelling of another.
 
     A spelling that no spelling rule catches (``mns`` for minutes, ``USD`` or ``bucks``
@@ -316,8 +345,9 @@ def _refuse_meaning_dependent_nouns(
     graph its verification refuses keeps its refusal.
 
     Returns:
-        The graph as written bound in ``derived`` (the binding the checks made), or
-        ``None`` when nothing was declared or binding refused the graph.
+        The graph as written bound in ``derived`` and its report (the binding and the
+        verification the checks made), or ``None`` when nothing was declared or binding
+        refused the graph.
 
     Raises:
         MathGraphError: ``unknown_unit`` at the noun's first path, naming both readings;
@@ -325,9 +355,9 @@ def _refuse_meaning_dependent_nouns(
     """
     if not declared:
         return None
-    bound, as_written, _ = _bound_outcome(_graph, graph, derived)
+    checked, as_written, _ = _bound_outcome(_graph, graph, derived)
     if as_written is None:
-        return bound  # nothing is certified, so nothing can be wrong
+        return checked  # nothing is certified, so nothing can be wrong
     data: dict[str, Any] = graph.to_json()
     surfaces = list(dict.fromkeys(s for _, s in written))
     kinds = {surface: _kind(derived, surface) for surface in surfaces}
@@ -360,7 +390,7 @@ def _refuse_meaning_dependent_nouns(
                     " noun of its own",
                     first_path[noun],
                 )
-    return bound
+    return checked
 
 
 def _disagreement(
@@ -687,4 +717,10 @@ _WORDS: Final = re.compile("[ \\-'\u2019]+")  # spaces, hyphens, apostrophes (st
 _COUNT: Final = COUNT
 _TEMPERATURE: Final = TEMPERATURE
 
-__all__ = ["MAX_RESPELLING_WORK", "auto_count_nouns", "bind_with_auto_count_nouns", "count_nouns_of"]
+__all__ = [
+    "MAX_RESPELLING_WORK",
+    "auto_count_nouns",
+    "bind_and_verify_with_auto_count_nouns",
+    "bind_with_auto_count_nouns",
+    "count_nouns_of",
+]

@@ -31,12 +31,12 @@ from adapters._common import fields, given_vocabulary, name, record_id, span, up
 from adapters.canonical_text import RecordedVerdict, parse_canonical_text
 from adapters.errors import MathGraphError
 from adapters.math_graph import GRAPH_FIELDS, bind_math_problem_graph, graph_from_dict
-from adapters.nouns import bind_with_auto_count_nouns
+from adapters.nouns import bind_and_verify_with_auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary
 from units.errors import clip
 from units.exact import is_text, loads_exact, type_kind
-from verifier import BindingGraph, BoundEquation, SymbolBinding
+from verifier import BindingGraph, BoundEquation, GraphReport, SymbolBinding, verify
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
 from verifier.expr import symbol
@@ -68,6 +68,9 @@ class BoundRecord:
         policy: ``integer`` for relational records, else ``count_exact``.
         vocab: the vocabulary to verify with (the record's declarations applied).
         recorded: verdicts recorded by canonical text, by lhs (else empty).
+        reports: reports binding already made of ``graph`` in ``vocab``, by policy
+            (``--count-nouns auto`` verifies the graph while declaring its nouns); not
+            part of the record's repr or equality.
     """
 
     case_id: str
@@ -76,6 +79,18 @@ class BoundRecord:
     policy: Policy
     vocab: UnitVocabulary
     recorded: Mapping[str, RecordedVerdict]
+    reports: Mapping[Policy, GraphReport] = field(default_factory=dict, repr=False, compare=False)
+
+    def verify(self, policy: Policy | None = None) -> GraphReport:
+        """``verify(self.graph, self.vocab, policy or self.policy)``, reusing a report binding made under that policy.
+
+        Raises:
+            BindingGraphError: as :func:`verifier.verify` (``malformed_input`` for a policy
+                not in :data:`verifier.values.POLICIES`).
+        """
+        chosen = policy or self.policy
+        made = self.reports.get(chosen)
+        return made if made is not None else verify(self.graph, self.vocab, chosen)
 
 
 LANE_CASE_CARRIED: Final[tuple[str, ...]] = ("id", "vocab", "policy")
@@ -249,7 +264,13 @@ def bind_record(
             )
         policy = given
     return BoundRecord(
-        case_id=case_id, format=kind, graph=bound.graph, policy=policy, vocab=bound.vocab, recorded=bound.recorded
+        case_id=case_id,
+        format=kind,
+        graph=bound.graph,
+        policy=policy,
+        vocab=bound.vocab,
+        recorded=bound.recorded,
+        reports=bound.reports,
     )
 
 
@@ -261,6 +282,7 @@ class _Bound:
     vocab: UnitVocabulary
     recorded: Mapping[str, RecordedVerdict] = field(default_factory=dict)
     policy: Policy = "count_exact"
+    reports: Mapping[Policy, GraphReport] = field(default_factory=dict)
 
 
 def _bind_math_graph(record: object, vocab: UnitVocabulary, count_nouns: str) -> _Bound:
@@ -284,7 +306,8 @@ def _bind_math_graph(record: object, vocab: UnitVocabulary, count_nouns: str) ->
         data = {k: v for k, v in record.items() if k not in RECORD_METADATA}
     problem = graph_from_dict(data)
     if count_nouns == "auto":
-        return _Bound(*bind_with_auto_count_nouns(problem, vocab))
+        graph, derived, report = bind_and_verify_with_auto_count_nouns(problem, vocab)
+        return _Bound(graph, derived, reports={"count_exact": report} if report is not None else {})
     return _Bound(bind_math_problem_graph(problem, vocab), vocab)
 
 

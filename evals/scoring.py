@@ -27,7 +27,7 @@ from adapters.records import (
 )
 from units import UnitRefusal, default_vocabulary
 from units.exact import format_exact
-from verifier import Answer, check_equation, verify
+from verifier import Answer, check_equation
 from verifier.crosscheck import classify
 from verifier.errors import BindingGraphError
 from verifier.values import Policy
@@ -249,7 +249,7 @@ def _answer(
     bound = bind_record(record.data, record.format, vocab, count_nouns=count_nouns)
     if len(bound.graph.unknowns) > 1:
         raise MathGraphError("malformed_input", "the graph has several unknowns; a gold names one", "record")
-    report = verify(bound.graph, bound.vocab, policy or bound.policy)
+    report = bound.verify(policy)
     trace = tuple(report.lines()) if keep_trace else ()
     if not report.answers:
         return _Found("malformed_input", None, None, "the graph asks for nothing", trace), bound.vocab

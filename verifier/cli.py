@@ -397,7 +397,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     from adapters import MathGraphError
     from adapters.records import bind_record, printable_id
     from units import UnitRefusal
-    from verifier import Answer, verify
+    from verifier import Answer
     from verifier.errors import BindingGraphError
 
     vocab = _vocab(args)
@@ -410,7 +410,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             if isinstance(record, UnitRefusal):
                 raise record
             bound = bind_record(record, args.format, vocab, count_nouns=args.count_nouns)  # type: ignore[arg-type]
-            report = verify(bound.graph, bound.vocab, cast("Policy | None", args.policy) or bound.policy)  # choices=
+            report = bound.verify(cast("Policy | None", args.policy))  # choices=
         except (MathGraphError, BindingGraphError, UnitRefusal) as exc:
             refused = True
             case_id = printable_id(record)

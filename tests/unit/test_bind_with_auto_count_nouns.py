@@ -21,6 +21,8 @@ from adapters import (
     bind_with_auto_count_nouns,
     graph_from_dict,
 )
+from adapters.nouns import bind_and_verify_with_auto_count_nouns
+from adapters.records import bind_record
 from verifier import Answer, verify
 from verifier.strategies import schema_valid_graphs
 
@@ -38,11 +40,18 @@ def _two_calls(graph: MathProblemGraph) -> tuple[str, object, dict[str, object]]
 
 
 def _one_call(graph: MathProblemGraph) -> tuple[str, object, dict[str, object]] | tuple[str, str, str]:
+    """The one-call path; the report the checks made, when they made one, is the report ``verify`` makes."""
     try:
         bound, vocab = bind_with_auto_count_nouns(graph)
+        again, same_vocab, made = bind_and_verify_with_auto_count_nouns(graph)
     except MathGraphError as exc:
         return "refused", exc.reason, str(exc)
-    return bound.to_canonical_string(), vocab.count_nouns, verify(bound, vocab).to_json()
+    report = verify(bound, vocab).to_json()
+    assert again.to_canonical_string() == bound.to_canonical_string()
+    assert same_vocab is vocab  # derived vocabularies are cached per noun set
+    if made is not None:
+        assert made.to_json() == report
+    return bound.to_canonical_string(), vocab.count_nouns, report
 
 
 def _story(operations: list[dict[str, Any]], unknown_unit: str, *, start: str = "apples") -> dict[str, Any]:
@@ -136,3 +145,22 @@ def test_a_dict_is_read_as_auto_count_nouns_reads_it() -> None:
 def test_one_call_agrees_with_two_calls_on_drawn_graphs(graph: MathProblemGraph) -> None:
     """On graphs of nouns, near misses and lexicon units drawn freely (most refuse somewhere), both paths agree."""
     assert _one_call(graph) == _two_calls(graph)
+
+
+@pytest.mark.parametrize(
+    "name", ["a noun declared, answer certified", "a noun declared, verification refuses", "no noun to declare"]
+)
+def test_a_bound_record_reuses_the_report_auto_declaration_made(name: str) -> None:
+    """``BoundRecord.verify`` returns the checks' report under ``count_exact`` and verifies afresh under ``integer``."""
+    record = bind_record(STORIES[name], count_nouns="auto")
+    fresh = verify(record.graph, record.vocab, "count_exact")
+    assert record.verify().to_json() == fresh.to_json()
+    assert record.verify("count_exact").to_json() == fresh.to_json()
+    assert record.verify("integer").to_json() == verify(record.graph, record.vocab, "integer").to_json()
+    if name == "no noun to declare":
+        assert record.reports == {}  # nothing was declared, so nothing was verified while binding
+    else:
+        assert record.verify() is record.reports["count_exact"]
+        assert "integer" not in record.reports
+    declared = bind_record(STORIES[name], count_nouns="declared")
+    assert declared.reports == {}
