@@ -296,16 +296,16 @@ def _relates_a_kind_to_itself(data: Mapping[str, Any], vocab: UnitVocabulary) ->
 
 def _outcome(graph: Mapping[str, object], vocab: UnitVocabulary) -> tuple[Fraction | None, str | None]:
     """``(value, None)`` for a certified answer, ``(None, reason)`` for a refusal in binding or verification."""
-    _, value, reason = _bound_outcome(graph_from_dict, graph, vocab)
+    _, value, reason = _bound_outcome(graph, vocab)
     return value, reason
 
 
 def _bound_outcome(
-    read: Callable[[Any], MathProblemGraph], graph: object, vocab: UnitVocabulary
+    graph: MathProblemGraph | Mapping[str, object], vocab: UnitVocabulary
 ) -> tuple[tuple[BindingGraph, GraphReport] | None, Fraction | None, str | None]:
-    """:func:`_outcome` of the graph ``read`` makes of ``graph``, with its binding and report (``None`` when binding refused it)."""
+    """:func:`_outcome` of a graph or its dict, with its binding and report (``None`` when binding refused it)."""
     try:
-        bound = bind_math_problem_graph(read(graph), vocab)
+        bound = bind_math_problem_graph(_graph(graph), vocab)
     except MathGraphError as exc:
         return None, None, exc.reason
     report = verify(bound, vocab)
@@ -355,7 +355,7 @@ def _refuse_meaning_dependent_nouns(
     """
     if not declared:
         return None
-    checked, as_written, _ = _bound_outcome(_graph, graph, derived)
+    checked, as_written, _ = _bound_outcome(graph, derived)
     if as_written is None:
         return checked  # nothing is certified, so nothing can be wrong
     data: dict[str, Any] = graph.to_json()
