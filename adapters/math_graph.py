@@ -47,7 +47,7 @@ from adapters._common import (
     span,
 )
 from adapters.errors import MathGraphError
-from units import UnitRefusal, UnitVocabulary
+from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
 from units.exact import format_exact, is_text, type_kind
@@ -57,7 +57,7 @@ from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
 from verifier.forms import difference_of, multiple_of, product_of, quotient_of, sum_with_constant
 from verifier.kinds import OperationKind, is_operation_kind
-from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole
+from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole, replace_checked
 from verifier.targets import QuestionTargetError, question_form
 
 _TEMPERATURE: Final = TEMPERATURE
@@ -771,6 +771,7 @@ class _Binder:
         self.partitions: dict[str, tuple[object, str]] = {}  # entity -> (kind, unit) of its latest partition count
         self.slugs: dict[str, str] = {}
         self.unit_slugs: dict[str, str] = {}  # unit surface -> its part of symbol ids, one per surface (see unit_slug)
+        self.refs: dict[str, UnitRef | None] = {}  # unit surface -> resolved once per binding (see ref)
         self.operation_index = 0
         used: set[str] = set()
         for entity in graph.entities:
@@ -799,11 +800,22 @@ class _Binder:
         self.unit_slugs[unit] = candidate
         return candidate
 
-    def kind(self, unit: str) -> object:
+    def ref(self, unit: str) -> UnitRef | None:
+        """``unit`` resolved in the vocabulary, once per binding (``None``: admissibility refuses it later)."""
         try:
-            return self.vocab.resolve(unit).quantity_kind
+            return self.refs[unit]
+        except KeyError:
+            pass
+        try:
+            ref: UnitRef | None = self.vocab.resolve(unit)
         except UnitRefusal:
-            return ("<unresolved>", unit)
+            ref = None
+        self.refs[unit] = ref
+        return ref
+
+    def kind(self, unit: str) -> object:
+        ref = self.ref(unit)
+        return ref.quantity_kind if ref is not None else ("<unresolved>", unit)
 
     def start_at_zero(self, entity: str, unit: str, where: str) -> None:
         """An add, subtract or transfer on a kind ``entity`` does not hold yet starts it from 0, unless a reading.
@@ -824,16 +836,12 @@ class _Binder:
             )
 
     def is_temperature(self, unit: str) -> bool:
-        try:
-            return self.vocab.resolve(unit).dimension == _TEMPERATURE
-        except UnitRefusal:
-            return False  # admissibility refuses the unit itself
+        ref = self.ref(unit)  # None: admissibility refuses the unit itself
+        return ref is not None and ref.dimension == _TEMPERATURE
 
     def is_count(self, unit: str) -> bool:
-        try:
-            return self.vocab.resolve(unit).dimension == COUNT
-        except UnitRefusal:
-            return False
+        ref = self.ref(unit)
+        return ref is not None and ref.dimension == COUNT
 
     def add_symbol(self, symbol_id: str, label: str, role: SemanticRole, entity: str | None, unit: str | None) -> str:
         self.symbols.append(
@@ -1251,13 +1259,9 @@ class _Binder:
             form = question_form(symbols_map, stamped, probe, self.vocab)
         except QuestionTargetError as exc:
             raise MathGraphError(exc.reason, exc.detail, "unknown") from None
-        bound = BoundUnknown(  # the probe with its form (built directly: dataclasses.replace costs a few us)
-            symbol_id=uid,
-            question_span=probe.question_span,
-            state_index=probe.state_index,
-            question_form=form,
-            expected_unit=probe.expected_unit,
-        )
+        # the probe with its form: every other field was checked when the probe was built, and question_form
+        # returns a member of QUESTION_FORMS (replace_checked, not a second construction)
+        bound = replace_checked(probe, question_form=form) if form != probe.question_form else probe
         graph = BindingGraph(
             symbols=tuple(self.symbols), facts=tuple(self.facts), equations=tuple(stamped), unknowns=(bound,)
         )

@@ -16,6 +16,7 @@ apply_rate quantity must have exactly the rate's denominator dimension.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -524,10 +525,18 @@ def remember_verdicts(graph: BindingGraph, vocab: UnitVocabulary, verdicts: Mapp
     vocabulary *object* (both immutable), and checks afresh otherwise.  The caller must
     have checked every equation of ``graph`` against ``graph``'s own symbols.
     """
-    if set(verdicts) != {eq.lhs_symbol_id for eq in graph.equations}:
+    if len(verdicts) != len(graph.equations) or any(eq.lhs_symbol_id not in verdicts for eq in graph.equations):
         return
-    _REMEMBERED[id(graph)] = (weakref.ref(graph), weakref.ref(vocab), dict(verdicts))
-    weakref.finalize(graph, _REMEMBERED.pop, id(graph), None)
+    key = id(graph)
+    # the entry goes when the graph does (a weakref callback: a tenth of weakref.finalize's cost)
+    _REMEMBERED[key] = (weakref.ref(graph, functools.partial(_forget, key)), weakref.ref(vocab), dict(verdicts))
+
+
+def _forget(key: int, ref: weakref.ref[BindingGraph]) -> None:
+    """Drop the entry of the graph ``ref`` pointed to (and only that one: its id may be taken again later)."""
+    entry = _REMEMBERED.get(key)
+    if entry is not None and entry[0] is ref:
+        del _REMEMBERED[key]
 
 
 def graph_verdicts(graph: BindingGraph, vocab: UnitVocabulary) -> dict[str, Verdict]:
@@ -620,10 +629,14 @@ def _direction_problem(kind: str, terms: _SignedSum, roles: Mapping[str, str]) -
     compare_additive: no operand is taken away (the reference, plus or minus a delta).
     """
     constant, net = terms.constant, terms.net
-    plus = sum(1 for n in net.values() if n > 0)
-    minus = sum(1 for n in net.values() if n < 0)
-    if any(abs(n) > 1 for n in net.values()):
-        return "each operand once, with sign + or -"
+    plus = minus = 0
+    for n in net.values():  # one pass: most sums have one or two terms
+        if n > 1 or n < -1:
+            return "each operand once, with sign + or -"
+        if n > 0:
+            plus += 1
+        elif n < 0:
+            minus += 1
     if kind == "add" and (constant < 0 or minus):
         return "an add adds every term (a negative term is a subtract)"
     if kind == "subtract" and (constant > 0 or plus > 1 or (minus and not plus)):

@@ -27,7 +27,7 @@ from verifier.admissibility import Refusal
 from verifier.holdings import Holding, Holdings
 from verifier.model import BindingGraph, BoundUnknown, StateIndex, SymbolBinding, state_index_text
 from verifier.solve import Problem, Solution
-from verifier.targets import QuestionTarget, QuestionTargetError, entities, resolve_target
+from verifier.targets import QuestionTarget, QuestionTargetError, names_entity, resolve_target
 
 _TEMPERATURE = TEMPERATURE
 
@@ -75,7 +75,7 @@ def read_unknown(
     fit; each holding read must be set and solved; then the value is converted exactly.
     """
     binding = graph.symbol(unknown.symbol_id)
-    if binding.entity is not None and binding.entity not in entities(graph):
+    if binding.entity is not None and not names_entity(graph.symbols, binding.entity):
         return Refusal(
             reason="unknown_entity_not_in_entities", detail=f"{binding.entity!r} is not an entity of the graph"
         )
@@ -153,7 +153,7 @@ def _convert(
     form: str,
     index: StateIndex,
 ) -> Reading | Refusal:
-    total = _ZERO
+    total: Fraction | None = None  # no Fraction addition for the first (most often the only) state
     offset = _ZERO
     parts: list[tuple[str, Fraction, Fraction]] = []
     for name in states:
@@ -168,14 +168,22 @@ def _convert(
         shift = _ZERO
         if ref.lemma == asked.lemma:  # the common case: no conversion (an offset unit read in itself too)
             factor = _ONE
-            total += value
+            total = value if total is None else total + value
         else:
             if ref.is_offset or asked.is_offset:
                 shift = vocab.convert(_ZERO, ref.lemma, asked.lemma)  # affine: value * factor + offset, exact
                 factor = vocab.convert(_ONE, ref.lemma, asked.lemma) - shift
             else:
                 factor = ref.scale / asked.scale
-            total += value * factor + shift
+            converted = value * factor + shift
+            total = converted if total is None else total + converted
         offset = shift
         parts.append((name, value, factor))
-    return Reading(total, asked_text, form, index, tuple(parts), offset if len(states) == 1 else _ZERO)
+    return Reading(
+        total if total is not None else _ZERO,
+        asked_text,
+        form,
+        index,
+        tuple(parts),
+        offset if len(states) == 1 else _ZERO,
+    )

@@ -57,6 +57,17 @@ def _entities(symbols: Iterable[SymbolBinding]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*named, *owners]))
 
 
+def names_entity(symbols: Iterable[SymbolBinding], entity: str) -> bool:
+    """``entity in entities(...)`` of these symbols, decided without listing them (stops at the first that names it)."""
+    for s in symbols:
+        role = s.semantic_role
+        if role == "entity" and (s.entity or s.name) == entity:
+            return True
+        if s.entity == entity and role != "unknown":
+            return True
+    return False
+
+
 def resolve_state_index(graph: BindingGraph) -> StateIndex:
     """``"terminal"`` when the graph has equations, else ``"initial"`` (ADR-0135)."""
     return "terminal" if graph.equations else "initial"
@@ -94,13 +105,14 @@ def question_form(
     """
     binding = symbols[unknown.symbol_id]
     entity = binding.entity
-    if entity is not None and entity not in _entities(symbols.values()):
+    if entity is not None and not names_entity(symbols.values(), entity):
         raise QuestionTargetError("unknown_entity_not_in_entities", f"{entity!r} is not an entity of the graph")
     touching = [
         eq
         for eq in equations
         if entity is None
-        or entity in ({symbols[eq.lhs_symbol_id].entity} | {symbols[d].entity for d in eq.dependencies})
+        or symbols[eq.lhs_symbol_id].entity == entity
+        or any(symbols[d].entity == entity for d in eq.dependencies)
     ]
     if not touching:
         return "identity"
@@ -187,6 +199,7 @@ __all__ = [
     "QuestionTargetError",
     "entities",
     "infer_question_form",
+    "names_entity",
     "question_form",
     "resolve_state_index",
     "resolve_target",

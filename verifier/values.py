@@ -195,6 +195,8 @@ class TraceStep:
         The answer stage gives each unknown asking the same thing its own copy of one step;
         checking the pairs again for each copy made N totals over N holdings quadratic.
         """
+        if target == self.target:  # the one unknown asking: the step itself (immutable)
+            return self
         return replace_checked(self, target=target)
 
     def to_json(self) -> dict[str, object]:
