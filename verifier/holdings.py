@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
     import sympy
@@ -61,9 +61,8 @@ _NOT_HELD: Final[frozenset[str]] = frozenset({"entity", "unknown", "rate", "rati
 __all__ = ["DECLARING_KINDS", "UPDATE_KINDS", "Holding", "HoldingProblem", "Holdings", "operation_indices"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Holding:
-    """One entity's holding of one quantity kind.
+class Holding(NamedTuple):
+    """One entity's holding of one quantity kind (a named tuple: hashed and compared in C, as dict keys are).
 
     Attributes:
         entity: the owner's name.

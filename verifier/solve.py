@@ -238,7 +238,7 @@ class _Run:
             return None
         if ref.dimension == _COUNT:
             return _count_problem(name, value, ref, kind)
-        if value < 0 and ref.dimension in _NON_NEGATIVE:
+        if value.numerator < 0 and ref.dimension in _NON_NEGATIVE:  # a Fraction's sign is its numerator's
             return Refusal(
                 reason="negative_quantity",
                 detail=f"{name} = {format_exact(value)} {ref.surface}: a holding of {ref.dimension} cannot be negative",
@@ -326,7 +326,9 @@ class _Run:
         lhs = eq.lhs_symbol_id
         factors = proof.factors
         values = self.out.values
-        frame = {d: values[d] if factors.get(d, 1) == 1 else values[d] * factors[d] for d in eq.dependencies}
+        frame = {
+            d: values[d] if d not in factors or factors[d] == 1 else values[d] * factors[d] for d in eq.dependencies
+        }
         try:
             value = evaluate(eq.rhs, frame, constant_scale=factors.get("<literal>", _ONE))
         except EvaluationError as exc:
@@ -598,7 +600,7 @@ def _product(parts: list[_Form]) -> _Form:
 def _count_problem(name: str, value: Fraction, ref: UnitRef, kind: str | None) -> Refusal | None:
     """A count is whole and not negative, in its root unit (a kind declared divisible takes 3/4: SPEC §5)."""
     in_root = value if ref.scale == 1 else value * ref.scale
-    if in_root < 0:
+    if in_root.numerator < 0:  # a Fraction's sign is its numerator's (its denominator is positive)
         return Refusal(
             reason="negative_count", detail=f"{name} = {format_exact(value)} {ref.surface} is a negative count"
         )
