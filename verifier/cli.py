@@ -275,8 +275,14 @@ def _count(text: str) -> int:
 
 
 def _input_file(name: str | Path) -> Path:
-    """An input file that exists and is a regular file (a usage error naming it otherwise)."""
+    """An input file that exists and is a regular file (a usage error naming it otherwise).
+
+    ``-`` is refused with a message saying so: the commands read files (a record's line
+    numbers and the file's name label the output), never standard input.
+    """
     path = Path(name)
+    if str(name) == "-" and not path.exists():
+        raise _Usage("-: standard input is not read; write the records to a file and pass its path")
     if not path.exists():
         raise _Usage(f"{path}: no such file")
     if not path.is_file():

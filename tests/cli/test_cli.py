@@ -111,6 +111,18 @@ def test_missing_file_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None
     assert capsys.readouterr().err.strip() == "bgverify check: error: /nonexistent/file.json: no such file"
 
 
+@pytest.mark.parametrize("command", [["check", "-"], ["score", "-"], ["crosscheck", "-"]])
+def test_dash_is_not_standard_input(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``-`` as the file is a usage error that says standard input is not read (it had said "no such file")."""
+    code, _ = run(command)
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert (
+        err
+        == f"bgverify {command[0]}: error: -: standard input is not read; write the records to a file and pass its path"
+    )
+
+
 def test_lanes_table_and_json() -> None:
     """Lanes prints the table with an overall row; --json gives counts per lane."""
     code, text = run(["lanes", "--lane", "graphs"])
