@@ -57,7 +57,7 @@ from verifier.admissibility import remember_verdicts
 from verifier.errors import BindingGraphError
 from verifier.forms import difference_of, multiple_of, product_of, quotient_of, sum_with_constant
 from verifier.kinds import OperationKind, is_operation_kind
-from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole, replace_checked
+from verifier.model import OPERATION_KINDS, UNVERIFIED_PROOF, SemanticRole, build_checked, replace_checked
 from verifier.targets import QuestionTargetError, question_form
 
 _TEMPERATURE: Final = TEMPERATURE
@@ -339,39 +339,12 @@ class MathProblemGraph(_JsonValue):
     unknown: Unknown
 
     def __post_init__(self) -> None:
-        entities: object = self.entities  # typed, but an untyped caller may pass anything
-        if not isinstance(entities, tuple) or not entities:
-            raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
-        if len(self.entities) > MAX_ENTITIES or len(self.operations) > MAX_OPERATIONS:
-            raise MathGraphError(
-                "input_too_large", f"more than {MAX_ENTITIES} entities or {MAX_OPERATIONS} operations", "graph"
-            )
+        _check_size(self)
         for i, entity in enumerate(self.entities):
             name(entity, f"entities[{i}]")
-        if len(set(self.entities)) != len(self.entities):
-            dup = next(e for e in self.entities if self.entities.count(e) > 1)
-            raise MathGraphError("malformed_input", f"duplicate entity {dup!r}", "entities")
         _check_record_types(self)
-        known = set(self.entities)
-        held: dict[tuple[str, str], Fraction] = {}
-        for i, poss in enumerate(self.initial_state):
-            if poss.entity not in known:
-                raise MathGraphError(
-                    "malformed_input", f"{poss.entity!r} is not an entity", f"initial_state[{i}].entity"
-                )
-            key = (poss.entity, poss.quantity.unit)
-            if key in held and held[key] != poss.quantity.value:
-                raise MathGraphError(
-                    "malformed_input",
-                    f"{poss.entity} holds {format_exact(held[key])} and {format_exact(poss.quantity.value)} {poss.quantity.unit}",
-                    f"initial_state[{i}]",
-                )
-            held[key] = poss.quantity.value
         _check_numbers(self)  # before the operations' checks compare them with 0
-        for i, op in enumerate(self.operations):
-            _check_operation(op, known, f"operations[{i}]")
-        if self.unknown.entity is not None and self.unknown.entity not in known:
-            raise MathGraphError("malformed_input", f"{self.unknown.entity!r} is not an entity", "unknown.entity")
+        _check_relations(self)
 
     def to_json(self) -> dict[str, object]:
         """The upstream JSON layout; :func:`graph_from_dict` reads it back to an equal graph."""
@@ -390,6 +363,45 @@ class MathProblemGraph(_JsonValue):
     def canonical_bytes(self) -> bytes:
         """UTF-8 JSON with sorted keys and compact separators (byte-equal for equal graphs)."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _check_size(graph: MathProblemGraph) -> None:
+    """A graph has entities, and at most MAX_ENTITIES of them and MAX_OPERATIONS operations."""
+    entities: object = graph.entities  # typed, but an untyped caller may pass anything
+    if not isinstance(entities, tuple) or not entities:
+        raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
+    if len(graph.entities) > MAX_ENTITIES or len(graph.operations) > MAX_OPERATIONS:
+        raise MathGraphError(
+            "input_too_large", f"more than {MAX_ENTITIES} entities or {MAX_OPERATIONS} operations", "graph"
+        )
+
+
+def _check_relations(graph: MathProblemGraph) -> None:
+    """The rules between a graph's records, once each record's own fields are checked (the class docstring's list).
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field.
+    """
+    if len(set(graph.entities)) != len(graph.entities):
+        dup = next(e for e in graph.entities if graph.entities.count(e) > 1)
+        raise MathGraphError("malformed_input", f"duplicate entity {dup!r}", "entities")
+    known = set(graph.entities)
+    held: dict[tuple[str, str], Fraction] = {}
+    for i, poss in enumerate(graph.initial_state):
+        if poss.entity not in known:
+            raise MathGraphError("malformed_input", f"{poss.entity!r} is not an entity", f"initial_state[{i}].entity")
+        key = (poss.entity, poss.quantity.unit)
+        if key in held and held[key] != poss.quantity.value:
+            raise MathGraphError(
+                "malformed_input",
+                f"{poss.entity} holds {format_exact(held[key])} and {format_exact(poss.quantity.value)} {poss.quantity.unit}",
+                f"initial_state[{i}]",
+            )
+        held[key] = poss.quantity.value
+    for i, op in enumerate(graph.operations):
+        _check_operation(op, known, f"operations[{i}]")
+    if graph.unknown.entity is not None and graph.unknown.entity not in known:
+        raise MathGraphError("malformed_input", f"{graph.unknown.entity!r} is not an entity", "unknown.entity")
 
 
 def _operand_numbers(operand: object) -> list[tuple[str, object]]:
@@ -720,12 +732,18 @@ def graph_from_dict(data: object) -> MathProblemGraph:
         InitialPossession.from_json(item, path=f"initial_state[{i}]") for i, item in enumerate(lists["initial_state"])
     )
     operations = tuple(Operation.from_json(item, path=f"operations[{i}]") for i, item in enumerate(lists["operations"]))
-    return MathProblemGraph(
+    # every field was read just now with the checks of the records' own rules (names, numbers as Fractions, the
+    # record types): the graph checks only its size and the rules between records (validated once, here)
+    graph = build_checked(
+        MathProblemGraph,
         entities=entities,
         initial_state=initial,
         operations=operations,
         unknown=Unknown.from_json(obj["unknown"], path="unknown"),
     )
+    _check_size(graph)
+    _check_relations(graph)
+    return graph
 
 
 # ----------------------------------------------------------------- binding

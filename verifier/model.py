@@ -95,6 +95,25 @@ def replace_checked(record: _T, **changes: object) -> _T:
     return new
 
 
+def build_checked(cls: type[_T], **fields: object) -> _T:
+    """A frozen, slotted record of class ``cls`` holding ``fields``, without running its ``__post_init__`` checks.
+
+    For a caller that has checked every field itself, by the class's own rules, just
+    before (:func:`adapters.graph_from_dict` reads each field with the checks the
+    record's ``__post_init__`` would repeat). ``fields`` must name every slot of ``cls``.
+
+    Raises:
+        TypeError: when ``fields`` does not name exactly the slots of ``cls`` (a caller's bug).
+    """
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]  # a slotted dataclass, as documented
+    if len(fields) != len(slots) or any(name not in fields for name in slots):
+        raise TypeError(f"build_checked({cls.__name__}) takes exactly the fields {', '.join(slots)}")
+    new = object.__new__(cls)
+    for name in slots:
+        object.__setattr__(new, name, fields[name])
+    return new
+
+
 def _fail(detail: str, path: str, reason: RefusalReason = "malformed_input") -> BindingGraphError:
     return BindingGraphError(reason, detail, path)
 
@@ -1119,6 +1138,7 @@ __all__ = [
     "SemanticRole",
     "SourceSpanLink",
     "SymbolBinding",
+    "build_checked",
     "find_cycle",
     "in_topological_order",
     "parse_state_index",

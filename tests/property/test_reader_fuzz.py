@@ -9,6 +9,7 @@ defect.  A refusal's message must also be short: quoted values are clipped.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import sys
 from collections.abc import Callable
@@ -32,6 +33,8 @@ from adapters import (
     parse_canonical_text,
     read_json,
 )
+from adapters._common import name
+from adapters.math_graph import InitialPossession, MathProblemGraph, Operation, Unknown
 from adapters.records import bind_record
 from units import UnitRefusal, UnitVocabulary, default_vocabulary
 from units.lexicon import CONVERSIONS_FILE, LEXICON_FILE
@@ -226,3 +229,71 @@ def test_a_refusal_never_quotes_a_huge_value_whole() -> None:
         assert len(str(info.value)) < MAX_MESSAGE
     with pytest.raises(MathGraphError):
         graph_from_dict(_replace(SEED_GRAPH, ("initial_state", 0, "quantity", "value"), 10**5000))
+
+
+def _checked_twice(data: object) -> tuple[str, object]:
+    """What ``graph_from_dict`` gives when the graph is also built by its fully checked constructor.
+
+    ``graph_from_dict`` checks each record's fields as it reads them and then only the
+    graph's size and the rules between records (:func:`verifier.model.build_checked`);
+    this builds the same records and runs every check of ``MathProblemGraph.__post_init__``.
+    """
+    try:
+        graph = graph_from_dict(data)
+    except MathGraphError as exc:
+        return ("refused", (exc.reason, exc.path, str(exc)))
+    return ("read", dataclasses.replace(graph))  # replace runs __post_init__: every check again
+
+
+@given(st.sampled_from(PATHS), json_values | st.sampled_from(SMALL_HOSTILE))
+def test_the_read_path_skips_only_checks_its_readers_made(path: tuple[object, ...], value: object) -> None:
+    """A graph ``graph_from_dict`` reads passes every constructor check, and equals the checked construction."""
+    data = _replace(SEED_GRAPH, path, value)
+    outcome, result = _checked_twice(data)
+    if outcome == "read":
+        assert isinstance(result, MathProblemGraph)
+        assert result == graph_from_dict(data)
+
+
+@given(
+    st.sampled_from(PATHS),
+    st.sampled_from(["Sam", "Ana", "Bo", "feet", "", " Sam", "a\nb", "them", "times", "more", "add", "Sam=1"])
+    | st.integers(-3, 3),
+)
+def test_the_read_path_refuses_as_the_checked_constructor_does(path: tuple[object, ...], value: object) -> None:
+    """Names and numbers swapped in where the rules between records look: the read path and the constructor agree.
+
+    A duplicate entity, an unknown actor, a transfer to oneself, a zero rate: the graph's
+    own rules refuse these, and ``graph_from_dict`` must still run them after its readers.
+    """
+    data = _replace(SEED_GRAPH, path, value)
+    try:
+        records = _records(data)
+    except MathGraphError:
+        return  # a reader refused a field: nothing reached the graph's rules
+    try:
+        expected: tuple[str, object] = ("read", MathProblemGraph(**records))
+    except MathGraphError as exc:
+        expected = ("refused", (exc.reason, exc.path, str(exc)))
+    try:
+        got: tuple[str, object] = ("read", graph_from_dict(data))
+    except MathGraphError as exc:
+        got = ("refused", (exc.reason, exc.path, str(exc)))
+    assert got == expected
+
+
+def _records(data: object) -> dict[str, Any]:
+    """The graph's records read one by one, as graph_from_dict reads them, before any rule between them."""
+    if not isinstance(data, dict):
+        raise MathGraphError("malformed_input", "not an object", "graph")
+    lists = [data["entities"], data["initial_state"], data["operations"]]
+    if not all(isinstance(items, list) for items in lists):
+        raise MathGraphError("malformed_input", "not a list", "graph")
+    return {
+        "entities": tuple(name(e, f"entities[{i}]") for i, e in enumerate(data["entities"])),
+        "initial_state": tuple(
+            InitialPossession.from_json(p, path=f"initial_state[{i}]") for i, p in enumerate(data["initial_state"])
+        ),
+        "operations": tuple(Operation.from_json(o, path=f"operations[{i}]") for i, o in enumerate(data["operations"])),
+        "unknown": Unknown.from_json(data["unknown"], path="unknown"),
+    }
