@@ -33,7 +33,7 @@ from adapters._common import exact, record_id
 from adapters.errors import MathGraphError
 from units import UnitRefusal
 from units.errors import clip
-from units.exact import format_exact, is_text, loads_exact, text_kind, type_kind
+from units.exact import format_exact, is_text, json_kind, loads_exact, text_kind
 from verifier.categories import CATEGORIES
 from verifier.reasons import REFUSAL_REASONS
 
@@ -208,7 +208,7 @@ def to_record(
             id=where, source=source, line=line, data=item, gold=None, format="canonical_text", lane=lane, index=index
         )
     if not isinstance(item, Mapping):
-        raise MathGraphError("malformed_input", f"a record is a JSON object, found {type_kind(item)}", where)
+        raise MathGraphError("malformed_input", f"a record is a JSON object, found {json_kind(item)}", where)
     raw_id = record_id(item.get("id"), f"{where}.id")
     graphs = [
         key for key in ("input", "ground_truth_graph", "graph", "entities", "relations", "symbols") if key in item

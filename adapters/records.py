@@ -35,7 +35,7 @@ from adapters.nouns import bind_and_verify_with_auto_count_nouns
 from adapters.relational import bind_relations
 from units import UnitRefusal, UnitVocabulary
 from units.errors import clip
-from units.exact import is_text, loads_exact, type_kind
+from units.exact import is_text, json_kind, loads_exact
 from verifier import BindingGraph, BoundEquation, GraphReport, SymbolBinding, verify
 from verifier.admissibility import ADDITIVE_KINDS
 from verifier.errors import BindingGraphError
@@ -142,7 +142,7 @@ def detect_format(record: object) -> str:
         return fmt if isinstance(fmt, str) and fmt in FORMATS else detect_format(record["input"])
     if not isinstance(record, dict):
         raise MathGraphError(
-            "malformed_input", f"a record is a JSON object or canonical text, found {type_kind(record)}", "record"
+            "malformed_input", f"a record is a JSON object or canonical text, found {json_kind(record)}", "record"
         )
     fmt = next((fmt for fmt, signs in _FORMAT_KEYS if any(all(k in record for k in keys) for keys in signs)), None)
     if fmt is None:

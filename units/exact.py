@@ -72,6 +72,24 @@ def type_kind(value: object) -> str:
     return text_kind(value) if isinstance(value, JsonNumber) else type(value).__name__
 
 
+def json_kind(value: object) -> str:
+    """How a message names a JSON value of the wrong kind, in JSON's words: ``null``, ``true``, ``an array`` ...
+
+    A record line holding ``null`` is "null", not Python's ``NoneType``; a number is shown
+    (clipped); a value no JSON reader makes is named by its type.
+    """
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, JsonNumber):
+        return text_kind(value)
+    if isinstance(value, (int, float)):
+        return f"the number {clip(value)}"
+    for kind, name in ((str, "a string"), (list, "an array"), (dict, "an object")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
 def parse_exact(value: object, *, path: str = "") -> Fraction:
     """Read an exact rational from a string, an ``int`` or a :class:`JsonNumber`.
 
@@ -280,6 +298,7 @@ __all__ = [
     "breaks_line",
     "format_exact",
     "is_text",
+    "json_kind",
     "loads_exact",
     "parse_exact",
     "text_kind",

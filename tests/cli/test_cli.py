@@ -91,6 +91,26 @@ def test_check_bad_record_is_one_message(tmp_path: Path) -> None:
     assert "63 inches" in text
 
 
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [("null", "null"), ("true", "true"), ("[1, 2]", "an array"), ("3.5", "the JSON number 3.5")],
+)
+def test_a_record_of_another_json_kind_is_named_in_json_words(tmp_path: Path, line: str, named: str) -> None:
+    """A line holding null, true, an array or a number: ``check`` and ``score`` name it as JSON does, not ``NoneType``."""
+    path = tmp_path / "g.jsonl"
+    path.write_text(line + "\n" + json.dumps(GRAPH) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 1
+    assert text.splitlines()[0] == (
+        f"g.jsonl:1: refused malformed_input at record: a record is a JSON object or canonical text, found {named}"
+    )
+    assert "63 inches" in text  # the run goes on
+    _, scored = run(["score", str(path)])
+    if line != "[1, 2]":  # score reads a JSONL line holding a list as a misplaced JSON array file
+        assert f"a record is a JSON object, found {named}" in scored
+    assert "NoneType" not in text + scored
+
+
 @pytest.mark.parametrize("content", ["", "not json at all {", "\x00\x01"])
 def test_check_bad_file_exit_2_without_traceback(
     tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]

@@ -19,7 +19,7 @@ import pytest
 
 from adapters import MathGraphError, bind_relations, graph_from_dict, read_json
 from adapters.corpus import BadRecord, Record, read_records
-from units.exact import JsonNumber, breaks_line, is_text, text_kind
+from units.exact import JsonNumber, breaks_line, is_text, json_kind, text_kind
 from verifier import BindingGraph, BindingGraphError
 
 
@@ -159,3 +159,22 @@ def test_breaks_line_is_the_one_line_rule_of_names_and_canonical_texts(text: str
         assert caught.value.path == "entities[0]"
     else:
         assert graph_from_dict(read_json(graph)).entities == (f"A{text}",)
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        (None, "null"),
+        (True, "true"),
+        (False, "false"),
+        (3, "the number 3"),
+        (read_json("[2.5]")[0], "the JSON number 2.5"),
+        ("feet", "a string"),
+        ([1], "an array"),
+        ({"a": 1}, "an object"),
+        (b"feet", "bytes"),
+    ],
+)
+def test_json_kind_names_a_value_in_json_words(value: object, named: str) -> None:
+    """A value of the wrong kind is named as JSON names it (null, true, an array), a non-JSON value by its type."""
+    assert json_kind(value) == named
