@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from adapters import graph_from_dict
-from adapters.math_graph import MathGraphError, MathProblemGraph, Unknown
+from adapters import MathGraphError, graph_from_dict
+from adapters.math_graph import MathProblemGraph, Quantity, Unknown
 from verifier.model import SourceSpanLink, build_checked
 
 _GRAPH = {
@@ -45,7 +45,9 @@ def test_the_graph_read_from_json_equals_the_checked_construction() -> None:
     """``graph_from_dict`` skips only the checks its readers made: the constructor accepts its graph, unchanged."""
     graph = graph_from_dict(_GRAPH)
     assert dataclasses.replace(graph) == graph  # replace runs every check of __post_init__
-    assert graph.operations[0].operand.value.denominator == 2  # 5/2, exact
+    operand = graph.operations[0].operand
+    assert isinstance(operand, Quantity)
+    assert operand.value.denominator == 2  # 5/2, exact
 
 
 def test_a_graph_built_in_python_is_still_checked_field_by_field() -> None:
