@@ -19,6 +19,8 @@ METRIC_KEYS: Final[tuple[str, ...]] = (
     "pipeline_verify_us",
     "reference_pipeline_us",
     "pipeline_ratio",
+    "pipeline_repeat_us",
+    "pipeline_repeat_ratio",
     "record_floor_us",
     "report_lines_us",
     "report_json_us",
