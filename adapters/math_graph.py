@@ -366,10 +366,14 @@ class MathProblemGraph(_JsonValue):
 
 
 def _check_size(graph: MathProblemGraph) -> None:
-    """A graph has entities, and at most MAX_ENTITIES of them and MAX_OPERATIONS operations."""
+    """A graph has entities, its parts are tuples, and it has at most MAX_ENTITIES entities and MAX_OPERATIONS operations."""
     entities: object = graph.entities  # typed, but an untyped caller may pass anything
     if not isinstance(entities, tuple) or not entities:
         raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
+    for part in ("initial_state", "operations"):
+        items: object = getattr(graph, part)
+        if not isinstance(items, tuple):
+            raise MathGraphError("malformed_input", f"must be a tuple, found {type_kind(items)}", part)
     if len(graph.entities) > MAX_ENTITIES or len(graph.operations) > MAX_OPERATIONS:
         raise MathGraphError(
             "input_too_large", f"more than {MAX_ENTITIES} entities or {MAX_OPERATIONS} operations", "graph"
@@ -434,6 +438,7 @@ def _check_numbers(graph: MathProblemGraph) -> None:
 def _check_number(number: object, part: str, index: int, field: str) -> None:
     """One number: a ``Fraction`` or an ``int`` (not a ``bool``); the path is built only for the message."""
     if isinstance(number, Fraction) or type(number) is int:
+        exact(number, f"{part}[{index}].{field}")  # the digit bound a number read from JSON passes
         return
     raise MathGraphError(
         "malformed_input",
@@ -444,7 +449,7 @@ def _check_number(number: object, part: str, index: int, field: str) -> None:
 
 
 def _check_record_types(graph: MathProblemGraph) -> None:
-    """Check a graph built in Python holds its own records, and text in every unit field.
+    """Check a graph built in Python holds its own records, and text in every name and unit field.
 
     :func:`graph_from_dict` builds only such graphs; a caller constructing one directly
     may not (``Unknown(entity="A", unit=5)`` had raised ``AttributeError`` deep in binding).
@@ -462,14 +467,43 @@ def _check_record_types(graph: MathProblemGraph) -> None:
             raise MathGraphError(
                 "malformed_input", f"expected a Quantity, found {type_kind(quantity)}", f"initial_state[{i}].quantity"
             )
+        name(poss.entity, f"initial_state[{i}].entity")
     for i, op in enumerate(graph.operations):
         if not isinstance(op, Operation):
             raise MathGraphError("malformed_input", f"expected an Operation, found {type_kind(op)}", f"operations[{i}]")
+        _check_operation_names(op, f"operations[{i}]")
     if not isinstance(graph.unknown, Unknown):
         raise MathGraphError("malformed_input", f"expected an Unknown, found {type_kind(graph.unknown)}", "unknown")
+    if graph.unknown.entity is not None:
+        name(graph.unknown.entity, "unknown.entity")
     for path, surface in unit_surfaces(graph):
         if not is_text(surface):
             name(surface, path)  # raises, saying what was found
+
+
+def _check_operation_names(op: Operation, path: str) -> None:
+    """An operation built in Python names its kind, actor, target and operand's entities and words with text.
+
+    :meth:`Operation.from_json` reads each of these with :func:`name`; a record built
+    directly may hold anything (a list as an actor had raised ``TypeError`` when hashed).
+
+    Raises:
+        MathGraphError: ``malformed_input`` naming the field.
+    """
+    name(op.kind, f"{path}.kind")
+    name(op.actor, f"{path}.actor")
+    if op.target is not None:
+        name(op.target, f"{path}.target")
+    operand = op.operand
+    if isinstance(operand, Comparison):
+        name(operand.reference_actor, f"{path}.operand.reference_actor")
+        name(operand.direction, f"{path}.operand.direction")
+        if operand.delta is not None and not isinstance(operand.delta, Quantity):
+            raise MathGraphError(
+                "malformed_input", f"expected a Quantity, found {type_kind(operand.delta)}", f"{path}.operand.delta"
+            )
+    elif isinstance(operand, FractionPortion):
+        name(operand.referent, f"{path}.operand.referent")
 
 
 def _check_operation(op: Operation, known: set[str], path: str) -> None:

@@ -83,7 +83,7 @@ def json_kind(value: object) -> str:
     if isinstance(value, JsonNumber):
         return text_kind(value)
     if isinstance(value, (int, float)):
-        return f"the number {clip(value)}"
+        return f"the JSON number {clip(value)}"
     for kind, name in ((str, "a string"), (list, "an array"), (dict, "an object")):
         if isinstance(value, kind):
             return name
@@ -120,7 +120,7 @@ def _by_kind(value: object, path: str) -> Fraction:
     says another number): the value is the one the base type holds.
     """
     if isinstance(value, Fraction):
-        return Fraction(*Fraction.as_integer_ratio(value))
+        return _from_fraction(Fraction(*Fraction.as_integer_ratio(value)), path)
     if isinstance(value, bool):
         raise UnitRefusal("malformed_input", "a bool is not a number", value, path)
     if isinstance(value, float):
@@ -149,8 +149,23 @@ _PRINTABLE_INT_BITS: Final[int] = 14_000
 """Ints shorter than this print (Python refuses over 4,300 digits, about 14,284 bits); longer ones are not counted."""
 
 
-def _same_fraction(value: Fraction, _path: str) -> Fraction:
-    return value
+def _from_fraction(value: Fraction, path: str) -> Fraction:
+    """A ``Fraction`` whose numerator and denominator each have at most :data:`MAX_DIGITS` digits, as an int must.
+
+    A ``Fraction`` given from Python had no bound: one of 5,000 digits was read, and
+    printing it then raised ``ValueError`` in binding.
+    """
+    numerator, denominator = value.numerator, value.denominator
+    if -_INT_BOUND < numerator < _INT_BOUND and denominator < _INT_BOUND:
+        return value
+    longest = max(abs(numerator), denominator)
+    digits = "over 4,300" if longest.bit_length() > _PRINTABLE_INT_BITS else f"{len(str(longest))}"
+    raise UnitRefusal(
+        "input_too_large",
+        f"a numerator or denominator of more than {MAX_DIGITS} digits ({digits} digits)",
+        "<Fraction>",
+        path,
+    )
 
 
 def _from_text(value: str, path: str) -> Fraction:
@@ -222,7 +237,7 @@ _READER_BY_TYPE: Final[dict[type, tuple[type, Callable[[Any, str], Fraction]]]] 
     for cls, reader in (
         (int, _from_int),
         (str, _from_text),
-        (Fraction, _same_fraction),
+        (Fraction, _from_fraction),
         (float, _from_float),
         (Decimal, _from_decimal),
     )
@@ -284,9 +299,9 @@ def loads_exact(text: str) -> object:
             object_pairs_hook=_unique_keys,
         )
     except json.JSONDecodeError as exc:
-        raise UnitRefusal(
-            "malformed_input", f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", text[:40]
-        ) from None
+        # one line of text (a JSONL record) has no line to name: its caller names the file's line
+        where = f"line {exc.lineno}, column {exc.colno}" if "\n" in text.rstrip("\r\n") else f"column {exc.colno}"
+        raise UnitRefusal("malformed_input", f"invalid JSON: {exc.msg} ({where})", text[:40]) from None
     except RecursionError:
         raise UnitRefusal("input_too_large", "JSON nested too deeply", text[:40]) from None
 

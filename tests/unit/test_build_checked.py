@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 import pytest
 
 from adapters import MathGraphError, graph_from_dict
-from adapters.math_graph import MathProblemGraph, Quantity, Unknown
+from adapters.math_graph import Comparison, InitialPossession, MathProblemGraph, Operation, Quantity, Unknown
 from verifier.model import SourceSpanLink, build_checked
 
 _GRAPH = {
@@ -63,3 +64,72 @@ def test_a_graph_built_in_python_is_still_checked_field_by_field() -> None:
         dataclasses.replace(graph, unknown=Unknown(entity="Sam", unit=5))  # type: ignore[arg-type]
     assert unit.value.path == "unknown.unit"
     assert isinstance(graph, MathProblemGraph)
+
+
+_SAM = InitialPossession(entity="Sam", quantity=Quantity(value=Fraction(3), unit="apples"))
+_ASK = Unknown(entity="Sam", unit="apples")
+_GIVE = Operation(actor="Sam", kind="transfer", operand=Quantity(value=Fraction(1), unit="apples"), target="Ana")
+
+
+@pytest.mark.parametrize(
+    ("changes", "path"),
+    [
+        ({"operations": [_GIVE]}, "operations"),  # a list, not a tuple: the graph would not hash
+        ({"operations": None}, "operations"),
+        ({"initial_state": None}, "initial_state"),
+        ({"operations": (dataclasses.replace(_GIVE, actor=["Sam"]),)}, "operations[0].actor"),  # type: ignore[arg-type]
+        ({"operations": (dataclasses.replace(_GIVE, target=["Ana"]),)}, "operations[0].target"),  # type: ignore[arg-type]
+        ({"operations": (dataclasses.replace(_GIVE, kind=["add"]),)}, "operations[0].kind"),  # type: ignore[arg-type]
+        ({"initial_state": (dataclasses.replace(_SAM, entity=["Sam"]),)}, "initial_state[0].entity"),  # type: ignore[arg-type]
+        ({"unknown": Unknown(entity=["Sam"], unit="apples")}, "unknown.entity"),  # type: ignore[arg-type]
+        (
+            {
+                "operations": (
+                    Operation(
+                        actor="Ana",
+                        kind="compare_additive",
+                        operand=Comparison(reference_actor="Sam", direction="more", delta="x"),  # type: ignore[arg-type]
+                    ),
+                )
+            },
+            "operations[0].operand.delta",
+        ),
+        (
+            {
+                "operations": (
+                    Operation(
+                        actor="Ana",
+                        kind="compare_additive",
+                        operand=Comparison(reference_actor=["Sam"], direction="more", delta=_SAM.quantity),  # type: ignore[arg-type]
+                    ),
+                )
+            },
+            "operations[0].operand.reference_actor",
+        ),
+        (
+            {
+                "initial_state": (
+                    dataclasses.replace(_SAM, quantity=Quantity(value=Fraction(10**5000, 3), unit="apples")),
+                )
+            },
+            "initial_state[0].quantity.value",
+        ),
+    ],
+)
+def test_a_graph_built_in_python_refuses_what_json_could_not_hold(changes: dict[str, object], path: str) -> None:
+    """Lists for names, parts that are not tuples, a delta that is no Quantity, a 5,000-digit Fraction: typed refusals.
+
+    A review (2026-12-07) found each raised ``TypeError``, ``AttributeError`` or, in
+    binding, ``ValueError`` (a Fraction too long to print); ``graph_from_dict`` refuses
+    them all as it reads.
+    """
+    fields: dict[str, object] = {
+        "entities": ("Sam", "Ana"),
+        "initial_state": (_SAM,),
+        "operations": (),
+        "unknown": _ASK,
+    }
+    with pytest.raises(MathGraphError) as info:
+        MathProblemGraph(**{**fields, **changes})  # type: ignore[arg-type]
+    assert info.value.path == path
+    assert info.value.reason in ("malformed_input", "input_too_large")

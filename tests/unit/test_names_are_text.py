@@ -167,7 +167,7 @@ def test_breaks_line_is_the_one_line_rule_of_names_and_canonical_texts(text: str
         (None, "null"),
         (True, "true"),
         (False, "false"),
-        (3, "the number 3"),
+        (3, "the JSON number 3"),
         (JsonNumber("2.5"), "the JSON number 2.5"),
         ("feet", "a string"),
         ([1], "an array"),

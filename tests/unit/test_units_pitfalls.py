@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+import sympy
 
 import units.vocabulary
 from units import UnitRefusal, UnitVocabulary
@@ -429,6 +430,26 @@ def test_units_never_imports_sympy() -> None:
     argv = [sys.executable, "-c", code]
     out = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=60)  # noqa: S603
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("value", [Fraction(10**39, 7), Fraction(7, 10**39)])
+def test_a_fraction_of_forty_digits_a_side_is_read(value: Fraction) -> None:
+    """A Fraction given from Python is read as itself while numerator and denominator have at most MAX_DIGITS digits."""
+    assert parse_exact(value) == value
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        Fraction(10**40, 3),  # a 41-digit numerator, as the int 10**40 is refused
+        Fraction(1, 10**41),
+        Fraction(10**5000, 3),  # too long to print: binding had raised ValueError formatting it
+        sympy.Rational(10**41, 3),  # read through its Fraction
+    ],
+)
+def test_a_longer_fraction_is_refused_as_an_int_is(value: object) -> None:
+    """A Fraction (or a sympy Rational) with a side over MAX_DIGITS digits is input_too_large, never read."""
+    assert refusal(parse_exact, value).reason == "input_too_large"
 
 
 # ------------------------------------------------------------ tiny inputs can hang
