@@ -37,7 +37,7 @@ else:
 from adapters._common import exact, upstream_roles, with_roles
 from adapters.errors import MathGraphError
 from units import UnitRef, UnitRefusal, default_vocabulary
-from units.exact import format_exact
+from units.exact import format_exact, json_kind
 from verifier import (
     BindingGraph,
     BoundConstraint,
@@ -164,7 +164,7 @@ def _text_lines(text: object) -> list[str]:
         MathGraphError: ``malformed_input`` for a non-string; ``input_too_large``.
     """
     if not isinstance(text, str):
-        raise MathGraphError("malformed_input", f"canonical text must be a string, found {type(text).__name__}", "text")
+        raise MathGraphError("malformed_input", f"canonical text must be a string, found {json_kind(text)}", "text")
     if len(text) > MAX_TEXT_BYTES:
         raise MathGraphError("input_too_large", f"text longer than {MAX_TEXT_BYTES} characters", "text")
     lines = text.splitlines()

@@ -30,7 +30,7 @@ from adapters.math_graph import (
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, TEMPERATURE
 from units.errors import clip
-from units.exact import format_exact
+from units.exact import format_exact, json_kind
 from units.nouns import LONG_WORD_CHARS, edit_distance, noun_forms
 from verifier import Answer, BindingGraph, GraphReport, verify
 
@@ -41,7 +41,7 @@ def _graph(graph: object) -> MathProblemGraph:
     if isinstance(graph, Mapping):
         return graph_from_dict(graph)
     raise MathGraphError(
-        "malformed_input", f"expected a MathProblemGraph or its dict, found {type(graph).__name__}", "graph"
+        "malformed_input", f"expected a MathProblemGraph or its dict, found {json_kind(graph)}", "graph"
     )
 
 

@@ -150,17 +150,19 @@ def detect_format(record: object) -> str:
         closest = (
             f"; a math_graph lacks only {sorted(GRAPH_FIELDS - held)}"
             if len(held) >= _MOST_OF_A_GRAPH
-            else f"; expected one of {list(FORMATS)}"
+            else f"; a record holds the keys of one format: {_FORMAT_FIELDS}"
         )
-        raise MathGraphError(
-            "malformed_input", f"no supported format has the keys {sorted(record)[:8]}{closest}", "record"
-        )
+        found = f"the keys {sorted(record)[:8]} fit" if record else "an empty object fits"
+        raise MathGraphError("malformed_input", f"{found} no supported format{closest}", "record")
     return fmt
 
 
 _MOST_OF_A_GRAPH: Final[int] = 2
 """A record holding this many of a math graph's fields (:data:`~adapters.math_graph.GRAPH_FIELDS`) is named one lacking the rest."""
 
+
+_GRAPH_ORDER: Final[tuple[str, ...]] = ("entities", "initial_state", "operations", "unknown")
+"""A math graph's fields in the order the upstream layout writes them (for messages)."""
 
 _FORMAT_KEYS: Final[tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]] = (
     ("relational", (("relations", "query"),)),
@@ -170,6 +172,16 @@ _FORMAT_KEYS: Final[tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]] = (
     ("canonical_text", (("hand_rolled_canonical",), ("canonical_text",))),
 )
 """How :func:`detect_format` recognises an object's format: the first whose keys, in one of its sets, it all has."""
+
+_FORMAT_FIELDS: Final[str] = "; ".join(
+    f"{fmt} "
+    + " or ".join(
+        "{" + ", ".join(sorted(GRAPH_FIELDS, key=_GRAPH_ORDER.index) if keys == ("entities",) else keys) + "}"
+        for keys in signs
+    )
+    for fmt, signs in _FORMAT_KEYS
+)
+"""What a refusal of an object of no format lists: each format with the keys that make it (:data:`_FORMAT_KEYS`)."""
 
 
 def printable_id(record: object) -> str:
@@ -330,7 +342,9 @@ def _bind_canonical_text(record: object, vocab: UnitVocabulary, _count_nouns: st
     """A canonical text, or a record's ``hand_rolled_canonical`` (else ``canonical_text``), with its recorded verdicts.
 
     Raises:
-        MathGraphError: ``malformed_input`` for a record with no canonical text; as :func:`parse_canonical_text`.
+        MathGraphError: ``malformed_input`` for a record with no canonical text, or an empty one (only
+            blanks: no graph, where :func:`parse_canonical_text` reads the empty graph); as
+            :func:`parse_canonical_text`.
     """
     text = (
         record
@@ -341,6 +355,8 @@ def _bind_canonical_text(record: object, vocab: UnitVocabulary, _count_nouns: st
     )
     if not isinstance(text, str):
         raise MathGraphError("malformed_input", "no canonical text in the record", "hand_rolled_canonical")
+    if not text.strip():  # an empty record is no graph: checking it would answer nothing and pass
+        raise MathGraphError("malformed_input", "the record's canonical text is empty: there is no graph", "record")
     graph, recorded = parse_canonical_text(text)
     return _Bound(graph, vocab, recorded)
 

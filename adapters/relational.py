@@ -28,7 +28,7 @@ from adapters._common import bound_equation, bound_symbol, exact, fields, given_
 from adapters.errors import MathGraphError
 from units import UnitVocabulary, default_vocabulary
 from units.errors import clip
-from units.exact import format_exact
+from units.exact import format_exact, json_kind
 from verifier import BindingGraph, BoundEquation, BoundFact, BoundUnknown, SymbolBinding
 from verifier.errors import BindingGraphError
 from verifier.expr import rational, symbol
@@ -100,9 +100,7 @@ def _check_arguments(relations: object, query: object, units: object, vocab: obj
         MathGraphError: ``malformed_input`` / ``input_too_large`` naming the argument.
     """
     if not isinstance(relations, list):
-        raise MathGraphError(
-            "malformed_input", f"relations must be a list, found {type(relations).__name__}", "relations"
-        )
+        raise MathGraphError("malformed_input", f"relations must be a list, found {json_kind(relations)}", "relations")
     if len(relations) > MAX_RELATIONS:
         raise MathGraphError("input_too_large", f"more than {MAX_RELATIONS} relations", "relations")
     q = fields(query, "query", {"entity", "unit"}, set())
@@ -110,7 +108,7 @@ def _check_arguments(relations: object, query: object, units: object, vocab: obj
     q_unit = name(q["unit"], "query.unit")
     if units is not None and not isinstance(units, Mapping):
         raise MathGraphError(
-            "malformed_input", f"units must be a mapping entity -> unit, found {type(units).__name__}", "units"
+            "malformed_input", f"units must be a mapping entity -> unit, found {json_kind(units)}", "units"
         )
     given_vocabulary(vocab)
     return relations, q_entity, q_unit

@@ -927,7 +927,9 @@ class UnitVocabulary:
         pair: tuple[object, object] = (key, amount_text)  # typed str, but an untyped caller may pass anything
         if not isinstance(pair[0], str) or not isinstance(pair[1], str):
             raise UnitRefusal("malformed_input", "key and amount must be strings", (key, amount_text), path)
-        anchor = self.resolve(key)
+        anchor = self._convention_unit(
+            key, path, "a convention anchors a calendar unit: month, year, decade, century or millennium"
+        )
         if not anchor.is_calendar or PER in anchor.lemma:
             raise UnitRefusal(
                 "malformed_input",
@@ -941,7 +943,7 @@ class UnitVocabulary:
             raise UnitRefusal(
                 "malformed_input", "expected '<positive exact number> <time unit>', e.g. '365 day'", amount_text, path
             )
-        target = self.resolve(unit_text)
+        target = self._convention_unit(unit_text, path, "the amount is in a fixed time unit, second to week")
         if target.is_calendar or target.dimension != DimensionVector.from_axes({"time": 1}) or PER in target.lemma:
             raise UnitRefusal(
                 "malformed_input", "the amount must be in a fixed time unit (second … week)", unit_text, path
@@ -1061,6 +1063,25 @@ class UnitVocabulary:
                 )
             self._composites[surface] = ref
             return ref
+
+    def _convention_unit(self, surface: str, path: str, takes: str) -> UnitRef:
+        """A convention's unit, resolved; an unknown one is refused saying what a convention takes.
+
+        The general ``unknown_unit`` message offers a count-noun declaration, which cannot
+        make a calendar anchor or a time unit.
+
+        Raises:
+            UnitRefusal: ``unknown_unit`` naming ``surface`` and what the convention takes;
+                the other reasons of :meth:`resolve` as they are.
+        """
+        try:
+            return self.resolve(surface, path=path)
+        except UnitRefusal as exc:
+            if exc.reason != "unknown_unit":
+                raise
+            hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
+            near = f" (did you mean {hint[0]!r}?)" if hint else ""
+            raise UnitRefusal("unknown_unit", f"not in en_units_v1{near}; {takes}", surface, path) from None
 
     def _unknown(self, surface: str, path: str) -> UnitRefusal:
         role = self._non_units.get(surface)

@@ -232,7 +232,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     cross.add_argument(
         "--fuzz",
-        type=int,
+        type=_fuzz_count,
         metavar="N",
         help="with --against and no FILE: equations to draw (default 1000; a repeat is counted once, so the"
         " report may hold fewer pairs)",
@@ -271,6 +271,21 @@ def _count(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected 0 or more, found {value}")
+    return value
+
+
+MAX_FUZZ: Final[int] = 1_000_000
+"""The most equations ``crosscheck --fuzz`` draws (the ``max_examples`` bound of :func:`verifier.crosscheck.fuzz`)."""
+
+
+def _fuzz_count(text: str) -> int:
+    """``--fuzz N``: a whole number from 1 to :data:`MAX_FUZZ` (argparse type; the flag is named, not the keyword)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}") from None
+    if not 1 <= value <= MAX_FUZZ:
+        raise argparse.ArgumentTypeError(f"expected 1 to {MAX_FUZZ:,} equations, found {value}")
     return value
 
 
@@ -349,7 +364,7 @@ def _json_records(name: str, text: str) -> Iterator[tuple[str, object]]:
         if not line.strip():
             continue
         try:
-            yield f"{name}:{number}", loads_exact(line)
+            yield f"{name}:{number}", loads_exact(line.strip())  # as score reads a line
         except UnitRefusal as exc:
             yield f"{name}:{number}", exc
 

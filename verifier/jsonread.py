@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from units import DimensionVector, RefusalError, UnitRefusal
-from units.exact import is_text, parse_exact, text_kind
+from units.exact import is_text, json_kind, parse_exact, text_kind
 from verifier.errors import BindingGraphError
 
 
@@ -39,7 +39,7 @@ def json_object(
             is both), or an unknown key (all named, sorted).
     """
     if not isinstance(data, dict):
-        raise error("malformed_input", f"expected an object, found {type(data).__name__}", path)
+        raise error("malformed_input", f"expected an object, found {json_kind(data)}", path)
     keys = data.keys()
     if keys >= required and (keys <= required or keys <= required | optional):
         return data  # the common case: no sorting, no messages
@@ -83,7 +83,7 @@ def json_list(value: object, path: str) -> list[object]:
     """
     if isinstance(value, list):
         return value
-    raise BindingGraphError("malformed_input", f"expected an array, found {type(value).__name__}", path)
+    raise BindingGraphError("malformed_input", f"expected an array, found {json_kind(value)}", path)
 
 
 def json_members(value: object, path: str) -> list[tuple[str, object]]:
@@ -93,7 +93,7 @@ def json_members(value: object, path: str) -> list[tuple[str, object]]:
         BindingGraphError: ``malformed_input`` for a non-object.
     """
     if not isinstance(value, dict):
-        raise BindingGraphError("malformed_input", f"expected an object, found {type(value).__name__}", path)
+        raise BindingGraphError("malformed_input", f"expected an object, found {json_kind(value)}", path)
     return list(value.items())
 
 

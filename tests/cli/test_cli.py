@@ -93,7 +93,13 @@ def test_check_bad_record_is_one_message(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("line", "named"),
-    [("null", "null"), ("true", "true"), ("[1, 2]", "an array"), ("3.5", "the JSON number 3.5")],
+    [
+        ("null", "null"),
+        ("true", "true"),
+        ("[1, 2]", "an array"),
+        ("3.5", "the JSON number 3.5"),
+        ("3", "the JSON number 3"),
+    ],
 )
 def test_a_record_of_another_json_kind_is_named_in_json_words(tmp_path: Path, line: str, named: str) -> None:
     """A line holding null, true, an array or a number: ``check`` and ``score`` name it as JSON does, not ``NoneType``."""
@@ -360,6 +366,24 @@ USAGE_ERRORS = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("-5", "expected 1 to 1,000,000 equations, found -5"),
+        ("0", "expected 1 to 1,000,000 equations, found 0"),
+        ("many", "expected a whole number"),
+    ],
+)
+def test_a_bad_fuzz_count_names_the_flag(value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--fuzz -5`` is refused by argparse naming ``--fuzz`` (it had named crosscheck's ``max_examples`` keyword)."""
+    with pytest.raises(SystemExit) as info:
+        main(["crosscheck", "--against", "json:loads", "--fuzz", value], out=io.StringIO())
+    assert info.value.code == 2  # argparse's usage exit
+    err = capsys.readouterr().err
+    assert f"argument --fuzz: {message}" in err
+    assert "max_examples" not in err
+
+
 @pytest.mark.parametrize(("argv", "message"), USAGE_ERRORS, ids=[" ".join(a) for a, _ in USAGE_ERRORS])
 def test_each_usage_error_is_exit_2_with_one_line(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -474,6 +498,21 @@ def test_a_json_number_line_is_no_record(tmp_path: Path) -> None:
     )
 
 
+def test_an_object_of_no_format_lists_the_keys_each_format_takes(tmp_path: Path) -> None:
+    """Newcomer trial (2026-12-07): ``{}`` was told "the keys []" and a list of format names, not the keys to write."""
+    path = tmp_path / "o.jsonl"
+    path.write_text("{}\n" + json.dumps({"foo": 1}) + "\n")
+    code, text = run(["check", str(path)])
+    assert code == 1
+    first, second = text.splitlines()
+    assert first.startswith("o.jsonl:1: refused malformed_input at record: an empty object fits no supported format;")
+    assert second.startswith("o.jsonl:2: refused malformed_input at record: the keys ['foo'] fit no supported format;")
+    for line in (first, second):
+        assert "math_graph {entities, initial_state, operations, unknown}" in line
+        assert "relational {relations, query}" in line
+        assert "canonical_text {hand_rolled_canonical} or {canonical_text}" in line
+
+
 def test_a_refused_record_names_its_id_and_what_is_misspelled(tmp_path: Path) -> None:
     """Newcomer trial (2026-12-03): a refused record named no id, nor what a graph lacked or misspelled.
 
@@ -489,8 +528,8 @@ def test_a_refused_record_names_its_id_and_what_is_misspelled(tmp_path: Path) ->
     code, text = run(["check", str(path)])
     assert code == 1
     first = (
-        "bad.jsonl:1 (feet-and-inches): refused malformed_input at record: no supported format has the keys"
-        " ['id', 'initial_state', 'operations', 'unknown']; a math_graph lacks only ['entities']"
+        "bad.jsonl:1 (feet-and-inches): refused malformed_input at record: the keys"
+        " ['id', 'initial_state', 'operations', 'unknown'] fit no supported format; a math_graph lacks only ['entities']"
     )
     second = (
         "bad.jsonl:2 (misspelled): refused malformed_input at operations[0]: missing field(s) ['operand'];"

@@ -602,6 +602,25 @@ def test_bad_convention_refused(vocab: UnitVocabulary, convention: object) -> No
     assert refusal(vocab.with_conventions, convention).reason == "malformed_input"
 
 
+@pytest.mark.parametrize(
+    ("convention", "surface", "says"),
+    [
+        ({"fortnight": "14 day"}, "fortnight", "a convention anchors a calendar unit: month, year, decade"),
+        ({"yaer": "365 day"}, "yaer", "(did you mean 'year'?); a convention anchors a calendar unit"),
+        ({"year": "365 dayz"}, "dayz", "(did you mean 'day'?); the amount is in a fixed time unit, second to week"),
+    ],
+)
+def test_an_unknown_convention_unit_says_what_a_convention_takes(
+    vocab: UnitVocabulary, convention: dict[str, str], surface: str, says: str
+) -> None:
+    """Newcomer trial (2026-12-07): an unknown unit in a convention had been told to declare a count noun."""
+    error = refusal(vocab.with_conventions, convention)
+    assert error.reason == "unknown_unit"
+    assert error.subject == surface
+    assert says in str(error)
+    assert "count noun" not in str(error)
+
+
 def test_second_convention_refused(vocab: UnitVocabulary) -> None:
     """A vocabulary with a convention refuses a second one (it would contradict the first)."""
     v365 = vocab.with_conventions({"year": "365 day"})
