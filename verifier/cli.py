@@ -391,8 +391,13 @@ def _count_noun_specs(items: Sequence[str]) -> dict[str, object]:
     for item in items:
         surface, sep, lemma = item.partition("=")
         lemma, colon, flag = lemma.partition(":")
-        if not sep or not surface or not lemma or (colon and flag != "divisible"):
+        if not sep or not surface or not lemma:
             raise _Usage(f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}")
+        if colon and flag != "divisible":
+            raise _Usage(
+                f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}:"
+                f" the one flag after ':' is 'divisible', not {flag!r}"
+            )
         if nouns.get(surface, lemma) != lemma:
             raise _Usage(f"--count-noun {surface} is declared twice ({nouns[surface]} and {lemma})")
         nouns[surface] = lemma

@@ -344,6 +344,7 @@ USAGE_ERRORS = [
     # (argv after the file placeholder {g}, the one-line error it must print)
     (["check", "{g}", "--count-noun", "apples"], "--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible"),
     (["check", "{g}", "--count-noun", "pies=pie:whole"], "--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible"),
+    (["check", "{g}", "--count-noun", "pies=pie:divisable"], "the one flag after ':' is 'divisible', not 'divisable'"),
     (["check", "{g}", "--count-noun", "a=x", "--count-noun", "a=y"], "--count-noun a is declared twice (x and y)"),
     (["check", "{g}", "--convention", "year"], "--convention takes UNIT=AMOUNT, found 'year'"),
     (
