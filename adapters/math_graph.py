@@ -368,9 +368,9 @@ class MathProblemGraph(_JsonValue):
 def _check_size(graph: MathProblemGraph) -> None:
     """A graph has entities, its parts are tuples, and it has at most MAX_ENTITIES entities and MAX_OPERATIONS operations."""
     entities: object = graph.entities  # typed, but an untyped caller may pass anything
-    if not isinstance(entities, tuple) or not entities:
+    if isinstance(entities, tuple) and not entities:
         raise MathGraphError("malformed_input", "a graph needs at least one entity", "entities")
-    for part in ("initial_state", "operations"):
+    for part in ("entities", "initial_state", "operations"):
         items: object = getattr(graph, part)
         if not isinstance(items, tuple):
             raise MathGraphError("malformed_input", f"must be a tuple, found {type_kind(items)}", part)

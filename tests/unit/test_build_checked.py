@@ -76,6 +76,7 @@ _GIVE = Operation(actor="Sam", kind="transfer", operand=Quantity(value=Fraction(
     [
         ({"operations": [_GIVE]}, "operations"),  # a list, not a tuple: the graph would not hash
         ({"operations": None}, "operations"),
+        ({"entities": ["Sam", "Ana"]}, "entities"),  # had said "a graph needs at least one entity"
         ({"initial_state": None}, "initial_state"),
         ({"operations": (dataclasses.replace(_GIVE, actor=["Sam"]),)}, "operations[0].actor"),  # type: ignore[arg-type]
         ({"operations": (dataclasses.replace(_GIVE, target=["Ana"]),)}, "operations[0].target"),  # type: ignore[arg-type]
