@@ -1151,7 +1151,9 @@ class UnitVocabulary:
             UnitRefusal: as :meth:`factor` (but offsets are applied, not refused), and
                 ``malformed_input`` for a magnitude that is not exact.
         """
-        value = parse_exact(magnitude, path="magnitude")
+        # a Fraction is taken as it is: the verifier converts the exact values it computes, which may be longer
+        # than the digit bound an input number passes (parse_exact reads the rest, and bounds a Fraction subclass)
+        value = magnitude if type(magnitude) is Fraction else parse_exact(magnitude, path="magnitude")
         src = self.resolve(from_unit, path="from_unit")
         dst = self.resolve(to_unit, path="to_unit")
         check_commensurable(src, dst)

@@ -184,6 +184,17 @@ def test_convert_multiplies_exactly(
     assert got == expected
 
 
+def test_convert_takes_a_computed_fraction_beyond_the_input_digit_bound(vocab: UnitVocabulary) -> None:
+    """The verifier converts values it computed: a Fraction longer than an input number may be is taken as it is.
+
+    An input number has at most 40 digits a side (``units.exact.parse_exact``); a value the
+    solver derives from such numbers may have more, and ``convert`` reads it exactly.
+    """
+    long = Fraction(10**60 + 1, 3)
+    assert vocab.convert(long, "Celsius", "Kelvin") == long + Fraction(5463, 20)
+    assert vocab.convert(long, "feet", "inches") == long * 12
+
+
 # ---------------------------------------------------------------- symbols
 
 
