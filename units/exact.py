@@ -220,7 +220,7 @@ def _from_float(value: float, path: str) -> Fraction:
             value,
             path,
         )
-    return Fraction(decimal)
+    return _from_fraction(Fraction(decimal), path)  # 1e40 is the int 10**40: 41 digits, as the text refuses
 
 
 def _from_sympy(value: object, path: str) -> Fraction:

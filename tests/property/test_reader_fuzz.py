@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from adapters import (
@@ -68,6 +68,8 @@ HOSTILE: list[object] = [
     float("nan"),
     float("inf"),
     1e308,
+    1e40,  # the int 10**40: 41 digits (the read path had taken it, the checked constructor refused it)
+    Fraction(10**40, 3),
     0.1 + 0.2,
     Decimal("1e-50"),
     Decimal("NaN"),
@@ -246,6 +248,7 @@ def _checked_twice(data: object) -> tuple[str, object]:
 
 
 @given(st.sampled_from(PATHS), json_values | st.sampled_from(SMALL_HOSTILE))
+@example(("initial_state", 0, "quantity", "value"), 1e40)  # a review found the read path taking 10**40 (41 digits)
 def test_the_read_path_skips_only_checks_its_readers_made(path: tuple[object, ...], value: object) -> None:
     """A graph ``graph_from_dict`` reads passes every constructor check, and equals the checked construction."""
     data = _replace(SEED_GRAPH, path, value)

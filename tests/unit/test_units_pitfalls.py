@@ -432,10 +432,11 @@ def test_units_never_imports_sympy() -> None:
     assert out.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("value", [Fraction(10**39, 7), Fraction(7, 10**39)])
-def test_a_fraction_of_forty_digits_a_side_is_read(value: Fraction) -> None:
-    """A Fraction given from Python is read as itself while numerator and denominator have at most MAX_DIGITS digits."""
-    assert parse_exact(value) == value
+@pytest.mark.parametrize("value", [Fraction(10**39, 7), Fraction(7, 10**39), 1e39, 1e-39])
+def test_a_fraction_of_forty_digits_a_side_is_read(value: object) -> None:
+    """A Fraction or float given from Python is read exactly while numerator and denominator have at most 40 digits."""
+    expected = value if isinstance(value, Fraction) else Fraction(repr(value))
+    assert parse_exact(value) == expected
 
 
 @pytest.mark.parametrize(
@@ -445,6 +446,8 @@ def test_a_fraction_of_forty_digits_a_side_is_read(value: Fraction) -> None:
         Fraction(1, 10**41),
         Fraction(10**5000, 3),  # too long to print: binding had raised ValueError formatting it
         sympy.Rational(10**41, 3),  # read through its Fraction
+        1e40,  # the int 10**40, whose 41 digits the text "1" + 40 zeros may not have (a review found it read)
+        1e-40,
     ],
 )
 def test_a_longer_fraction_is_refused_as_an_int_is(value: object) -> None:
