@@ -1064,6 +1064,11 @@ class UnitVocabulary:
             self._composites[surface] = ref
             return ref
 
+    def _near_surface(self, surface: str) -> str | None:
+        """The vocabulary's surface closest to an unknown one (difflib, ratio >= 0.75), for a "did you mean"."""
+        hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
+        return hint[0] if hint else None
+
     def _convention_unit(self, surface: str, path: str, takes: str) -> UnitRef:
         """A convention's unit, resolved; an unknown one is refused saying what a convention takes.
 
@@ -1079,8 +1084,8 @@ class UnitVocabulary:
         except UnitRefusal as exc:
             if exc.reason != "unknown_unit":
                 raise
-            hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
-            near = f" (did you mean {hint[0]!r}?)" if hint else ""
+            hint = self._near_surface(surface)
+            near = f" (did you mean {hint!r}?)" if hint else ""
             raise UnitRefusal("unknown_unit", f"not in en_units_v1{near}; {takes}", surface, path) from None
 
     def _unknown(self, surface: str, path: str) -> UnitRefusal:
@@ -1091,14 +1096,13 @@ class UnitVocabulary:
             return UnitRefusal("unknown_unit", "names a dimension, not a unit", surface, path)
         if surface.count(PER) > 1:
             return UnitRefusal("unknown_unit", "a composite id has exactly one '_per_'", surface, path)
-        surfaces = self._by_surface
         declared = bool(self._parts.count_nouns)
 
         def detail() -> str:  # difflib's hint is worked out only when the message is read
-            hint = difflib.get_close_matches(surface, surfaces, n=1, cutoff=0.75)
+            hint = self._near_surface(surface)
             text = "not in en_units_v1"
             if hint:
-                text += f"; did you mean {hint[0]!r}?"
+                text += f"; did you mean {hint!r}?"
             if not declared and surface.isalpha() and surface.islower():  # a near surface may be a false friend
                 text += (
                     f" (a count noun must be declared: {self.declaration_hint(surface)}, a record's 'vocab',"
