@@ -7,7 +7,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
@@ -245,12 +245,20 @@ def test_from_axes_refuses_unknown_axis() -> None:
 
 
 @given(st.decimals(allow_nan=False, allow_infinity=False, places=None).filter(lambda d: d.is_finite()))
+@example(Decimal("6.6822785477836849999999999999999621980E-27"))  # 41 decimal places; its Fraction has 40 digits a side
+@example(Decimal("1E40"))  # the int 10**40: 41 digits
 def test_short_decimals_survive_float_exactly(value: Decimal) -> None:
-    """Every decimal of at most 15 significant digits, passed as a float, is read as exactly that decimal (SPEC §4)."""
+    """Every decimal of at most 15 significant digits, passed as a float, is read as exactly that decimal (SPEC §4).
+
+    Unless it is too large: more than 40 decimal places (or an exponent beyond 40), or a
+    Fraction with more than 40 digits on a side, is ``input_too_large``.
+    """
     short = Decimal(f"{value:.15g}")
     exact = Fraction(short)
     bound = 10**MAX_DIGITS
-    if abs(exact.numerator) >= bound or exact.denominator >= bound:  # a side over 40 digits: the size limit
+    exponent = short.normalize().as_tuple().exponent
+    places = abs(exponent) if isinstance(exponent, int) else 0
+    if places > MAX_DIGITS or abs(exact.numerator) >= bound or exact.denominator >= bound:
         with pytest.raises(UnitRefusal) as info:
             parse_exact(float(short))
         assert info.value.reason == "input_too_large"
