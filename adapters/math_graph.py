@@ -961,9 +961,11 @@ class _Binder:
 
     def first_unknown_unit(self) -> MathGraphError | None:
         """The first unit surface of the graph, in source order, that the vocabulary does not resolve."""
-        for path, unit in unit_surfaces(self.graph):
+        surfaces = unit_surfaces(self.graph)
+        written = [unit for _, unit in surfaces]  # a typo of another unit of the graph is named as one
+        for path, unit in surfaces:
             try:
-                self.vocab.resolve(unit, path=path)
+                self.vocab.resolve(unit, path=path, context=written)
             except UnitRefusal as exc:
                 return MathGraphError(exc.reason, exc.explain(), path)
         return None

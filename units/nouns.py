@@ -472,6 +472,37 @@ def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: 
     return bool(mine & theirs) or any(typo_apart(a, b) for a in mine for b in theirs)
 
 
+def written_near_miss(noun: str, others: Iterable[object]) -> str | None:
+    """The first other unit surface of the same input that ``noun`` is a near miss of, or ``None``.
+
+    The rule is :func:`near_misses`' last one (:func:`_misses`): ``aples`` or ``appels``
+    beside ``apples``, ``feeet`` beside ``feet``; ``apple`` beside ``apples`` is one noun,
+    no miss.  Used to word an ``unknown_unit`` refusal (:meth:`units.UnitVocabulary.resolve`
+    with ``context``): a typo of a noun the input writes elsewhere should be corrected,
+    not declared as a count noun of its own.
+
+    Of two surfaces that miss each other, the one written less often is the typo (as
+    :meth:`units.UnitVocabulary.with_auto_count_nouns` names it): a surface written more
+    often than ``noun`` is a candidate, and so is one written as often (either may be
+    the typo), but not one written less often.
+
+    Args:
+        noun: the surface that did not resolve, as written.
+        others: the input's unit surfaces, as written, each as often as the input writes
+            it (non-strings and empty strings are skipped; ``noun`` is counted, never named).
+
+    Returns:
+        The first candidate surface of ``others``, in their order, that ``noun`` misses.
+    """
+    counts = Counter(o for o in others if isinstance(o, str) and o)
+    written = [o for o in counts if o != noun and counts[o] >= counts[noun]]
+    if not written:
+        return None
+    forms = {surface: noun_forms(surface) for surface in (noun, *written)}
+    lemmas = noun_lemmas([noun, *written])
+    return next((other for other in written if _misses(noun, other, forms, lemmas)), None)
+
+
 class SurfaceIndex:
     """The lexicon surfaces :func:`near_misses` compares nouns with, indexed once for many calls.
 
@@ -651,4 +682,5 @@ __all__ = [
     "singular_keys",
     "surface_items",
     "typo_apart",
+    "written_near_miss",
 ]

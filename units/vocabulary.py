@@ -36,6 +36,7 @@ from units.nouns import (
     noun_lemmas,
     possible_singulars,
     surface_items,
+    written_near_miss,
 )
 from units.reasons import UnitReason
 
@@ -987,13 +988,19 @@ class UnitVocabulary:
         """Every surface that resolves to a unit, in lexicon order, then declared nouns."""
         return tuple(self._by_surface)
 
-    def resolve(self, surface: object, *, path: str = "") -> UnitRef:
+    def resolve(self, surface: object, *, path: str = "", context: Iterable[object] = ()) -> UnitRef:
         """Resolve a unit surface, lemma or ``X_per_Y`` composite id.
 
         Args:
             surface: text exactly as written: ``"feet"``, ``"ft"``, ``"square_foot"``,
                 ``"dollars_per_hour"``.  Case and spelling must match the lexicon.
             path: where the text sits in the input, for the error message.
+            context: the other unit surfaces of the same input, read only to word an
+                ``unknown_unit`` refusal: a near miss of one of them
+                (:func:`units.nouns.written_near_miss`: ``aples`` beside ``apples``) is
+                named as a likely typo, with no advice to declare it as a count noun
+                (which would make the typo a kind of its own).  It is read when the
+                message is, so a caller may pass a live collection.
 
         Returns:
             The :class:`UnitRef`; ``resolve("t").lemma == "ton"``.
@@ -1020,17 +1027,17 @@ class UnitVocabulary:
         if ref is not None:
             return ref
         if surface.count(PER) == 1:
-            return self._composite(surface, path)
-        raise self._unknown(surface, path)
+            return self._composite(surface, path, context)
+        raise self._unknown(surface, path, context)
 
-    def _composite(self, surface: str, path: str) -> UnitRef:
+    def _composite(self, surface: str, path: str, context: Iterable[object] = ()) -> UnitRef:
         with self._lock:
             cached = self._composites.get(surface)
             if cached is not None:
                 return cached
             head, _, tail = surface.partition(PER)
-            num = self.resolve(head, path=path)
-            den = self.resolve(tail, path=path)
+            num = self.resolve(head, path=path, context=context)
+            den = self.resolve(tail, path=path, context=context)
             if num.is_offset or den.is_offset:
                 raise UnitRefusal(
                     "offset_unit_arithmetic", "a rate over an absolute temperature has no scale", surface, path
@@ -1064,6 +1071,14 @@ class UnitVocabulary:
             self._composites[surface] = ref
             return ref
 
+    def _resolves(self, surface: str) -> bool:
+        """Whether ``surface`` resolves (for the wording of a refusal only)."""
+        try:
+            self.resolve(surface)
+        except UnitRefusal:
+            return False
+        return True
+
     def _near_surface(self, surface: str) -> str | None:
         """The vocabulary's surface closest to an unknown one (difflib, ratio >= 0.75), for a "did you mean"."""
         hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
@@ -1088,7 +1103,7 @@ class UnitVocabulary:
             near = f" (did you mean {hint!r}?)" if hint else ""
             raise UnitRefusal("unknown_unit", f"not in en_units_v1{near}; {takes}", surface, path) from None
 
-    def _unknown(self, surface: str, path: str) -> UnitRefusal:
+    def _unknown(self, surface: str, path: str, context: Iterable[object] = ()) -> UnitRefusal:
         role = self._non_units.get(surface)
         if role == "connector":
             return UnitRefusal("unknown_unit", "a rate connector joins units; it is not a unit", surface, path)
@@ -1098,12 +1113,25 @@ class UnitVocabulary:
             return UnitRefusal("unknown_unit", "a composite id has exactly one '_per_'", surface, path)
         declared = bool(self._parts.count_nouns)
 
-        def detail() -> str:  # difflib's hint is worked out only when the message is read
-            hint = self._near_surface(surface)
+        def detail() -> str:  # the hints are worked out only when the message is read
+            written = list(context)
+            noun = surface.isalpha() and surface.islower()
+            lexicon = near_misses([surface], self._surface_index())  # another spelling or case, or one edit
+            hint: str | None
+            if lexicon:  # the lexicon's surface, named as written beside it, else difflib's nearest (or it)
+                hit = lexicon[0][1]
+                hint = hit if hit in written else (self._near_surface(surface) or hit)
+            else:  # a typo of a surface written beside it (aples beside apples), else difflib's nearest
+                hint = written_near_miss(surface, written) or self._near_surface(surface)
             text = "not in en_units_v1"
-            if hint:
+            if hint is not None and hint in written:  # correct the typo; declaring it would make it a kind
+                text += f"; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
+                if not declared and noun and not self._resolves(hint):  # both undeclared: either may be a noun
+                    text += f" (declare it, {self.declaration_hint(surface)}, only if it is a count noun of its own)"
+                return text
+            if hint is not None:
                 text += f"; did you mean {hint!r}?"
-            if not declared and surface.isalpha() and surface.islower():  # a near surface may be a false friend
+            if not declared and noun:  # a near surface may be a false friend
                 text += (
                     f" (a count noun must be declared: {self.declaration_hint(surface)}, a record's 'vocab',"
                     " UnitVocabulary.with_count_nouns, or --count-nouns auto)"

@@ -394,9 +394,38 @@ def _symbol_table(symbols: object) -> Mapping[str, SymbolBinding]:
     )
 
 
-def _resolve(vocab: UnitVocabulary, unit: str, where: str) -> UnitRef:
+def resolve_written(
+    vocab: UnitVocabulary, surface: object, path: str, written: Callable[[], Iterable[object]]
+) -> UnitRef:
+    """``vocab.resolve(surface, path=path)``; a refusal is worded with the input's other unit surfaces.
+
+    ``written()`` (the surfaces the same graph writes) is called only when ``surface``
+    does not resolve: a near miss of one of them (``aples`` beside ``apples``) is then
+    named as a likely typo (:meth:`units.UnitVocabulary.resolve`, ``context``).
+
+    Raises:
+        UnitRefusal: as :meth:`units.UnitVocabulary.resolve`.
+    """
     try:
-        return vocab.resolve(unit, path=where)
+        return vocab.resolve(surface, path=path)
+    except UnitRefusal:
+        pass
+    return vocab.resolve(surface, path=path, context=written())
+
+
+def graph_units(graph: BindingGraph) -> list[str | None]:
+    """Every unit surface a binding graph writes: its symbols', facts' and equations' literal units, in that order."""
+    return [
+        *(s.unit for s in graph.symbols),
+        *(f.unit for f in graph.facts),
+        *(e.literal_unit for e in graph.equations),
+    ]
+
+
+def _resolve(vocab: UnitVocabulary, unit: str, where: str, table: Mapping[str, SymbolBinding] | None = None) -> UnitRef:
+    """``unit`` resolved; a refusal names a near miss among the units of ``table``'s symbols (a caller's mapping may hold anything)."""
+    try:
+        return resolve_written(vocab, unit, where, lambda: [getattr(s, "unit", None) for s in (table or {}).values()])
     except UnitRefusal as exc:
         raise _Refuse(exc.reason, exc.explain()) from None
 
@@ -420,7 +449,7 @@ def _operand(vocab: UnitVocabulary, table: Mapping[str, SymbolBinding], dep: str
         if binding.semantic_role == "ratio":
             return _Operand(dep, binding, None, role)
         raise _Refuse("unit_unbound", f"{dep} carries no unit")
-    return _Operand(dep, binding, _resolve(vocab, binding.unit, f"{dep}.unit"), role)
+    return _Operand(dep, binding, _resolve(vocab, binding.unit, f"{dep}.unit", table), role)
 
 
 def _same_kind(a: _Operand, b: _Operand) -> None:
@@ -567,11 +596,13 @@ def _check(eq: BoundEquation, table: Mapping[str, SymbolBinding], vocab: UnitVoc
     deps = [_operand(vocab, table, dep, roles.get(dep, "operand")) for dep in sorted(eq.dependencies)]
     literal = None
     if eq.literal_unit is not None:
-        literal = _Operand("<literal>", None, _resolve(vocab, eq.literal_unit, f"{eq.lhs_symbol_id}.literal_unit"))
+        literal = _Operand(
+            "<literal>", None, _resolve(vocab, eq.literal_unit, f"{eq.lhs_symbol_id}.literal_unit", table)
+        )
     lhs = _binding(table, eq.lhs_symbol_id)
     lhs_ref = None
     if lhs is not None and lhs.unit is not None and lhs.symbol_id not in eq.dependencies:
-        lhs_ref = _resolve(vocab, lhs.unit, f"{lhs.symbol_id}.unit")
+        lhs_ref = _resolve(vocab, lhs.unit, f"{lhs.symbol_id}.unit", table)
     elif lhs is not None and lhs.semantic_role == "ratio" and lhs.symbol_id not in eq.dependencies:
         lhs_ref = _PURE  # a unitless ratio is a pure number: 5 % + 10 % defines it as 3/20
     if terms is not None:  # an additive kind whose right-hand side is a signed sum (_shape_problem passed)
@@ -1210,6 +1241,8 @@ __all__ = [
     "UnitProof",
     "Verdict",
     "check_equation",
+    "graph_units",
     "graph_verdicts",
     "remember_verdicts",
+    "resolve_written",
 ]

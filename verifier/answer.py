@@ -15,6 +15,7 @@ Knows nothing of input formats.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +24,7 @@ from typing import Final
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import TEMPERATURE
 from units.vocabulary import check_commensurable
-from verifier.admissibility import Refusal
+from verifier.admissibility import Refusal, graph_units, resolve_written
 from verifier.holdings import Holding, Holdings
 from verifier.model import BindingGraph, BoundUnknown, StateIndex, SymbolBinding, state_index_text
 from verifier.solve import Problem, Solution
@@ -104,10 +105,11 @@ def _asked(
 ) -> tuple[UnitRef, QuestionTarget] | Refusal:
     """The unit asked for (of the unknown's declared kind, if it declares one) and the ADR-0135 target."""
     declared_text = graph.symbol(unknown.symbol_id).unit
+    written = functools.partial(graph_units, graph)  # read only to word a refusal (a typo of another unit is named)
     try:
-        asked = vocab.resolve(asked_text, path=f"{unknown.symbol_id}.unit")
+        asked = resolve_written(vocab, asked_text, f"{unknown.symbol_id}.unit", written)
         if declared_text is not None and declared_text != asked_text:
-            declared = vocab.resolve(declared_text, path=f"{unknown.symbol_id}.unit")
+            declared = resolve_written(vocab, declared_text, f"{unknown.symbol_id}.unit", written)
             if declared.quantity_kind != asked.quantity_kind:
                 return Refusal(
                     reason="unit_mismatch",

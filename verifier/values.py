@@ -11,6 +11,7 @@ Knows nothing of input formats.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ else:
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.errors import clip
 from units.exact import format_exact
-from verifier.admissibility import Refusal, Verdict, graph_verdicts
+from verifier.admissibility import Refusal, Verdict, graph_units, graph_verdicts, resolve_written
 from verifier.answer import Reading, certify, read_unknown
 from verifier.errors import BindingGraphError, given_vocabulary
 from verifier.expr import as_fraction, evaluate, parse_expression, rational, rational_text
@@ -595,12 +596,13 @@ def _units_stage(graph: BindingGraph, vocab: UnitVocabulary) -> tuple[dict[str, 
     """Resolve every unit the graph writes (symbols, facts, literals); each failure is a units-stage problem."""
     declared: dict[str, UnitRef | None] = {}
     problems: list[Problem] = []
+    units_written = functools.partial(graph_units, graph)  # read only to word a refusal (a typo of another is named)
     for i, sym in enumerate(graph.symbols):
         declared[sym.symbol_id] = None
         if sym.unit is None:
             continue
         try:
-            declared[sym.symbol_id] = vocab.resolve(sym.unit, path=f"{sym.symbol_id}.unit")
+            declared[sym.symbol_id] = resolve_written(vocab, sym.unit, f"{sym.symbol_id}.unit", units_written)
         except UnitRefusal as exc:
             problems.append(Problem(1, 0, i, sym.symbol_id, "", Refusal.from_error(exc)))
     written = [(0, i, f.symbol_id, "", f.unit) for i, f in enumerate(graph.facts)]
@@ -609,7 +611,7 @@ def _units_stage(graph: BindingGraph, vocab: UnitVocabulary) -> tuple[dict[str, 
         if unit is None:
             continue
         try:
-            vocab.resolve(unit, path=f"{name}.unit")
+            resolve_written(vocab, unit, f"{name}.unit", units_written)
         except UnitRefusal as exc:
             problems.append(Problem(1, section, i, name, equation, Refusal.from_error(exc)))
     return declared, problems

@@ -1,0 +1,142 @@
+"""An unknown unit that is a typo of another unit the same input writes is named as one, not offered as a noun.
+
+Following the old advice (``--count-noun aples=aple`` beside ``apples``) made the typo a
+kind of its own, and the graph then answered 3 apples where its reader meant 5.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
+from units import UnitRefusal, default_vocabulary
+from units.nouns import written_near_miss
+from verifier import Answer, Refusal, check_equation, verify
+from verifier.cli import main
+
+APLES = {
+    "entities": ["Tom"],
+    "initial_state": [{"entity": "Tom", "quantity": {"value": 3, "unit": "apples"}}],
+    "operations": [{"kind": "add", "actor": "Tom", "operand": {"value": 2, "unit": "aples"}}],
+    "unknown": {"entity": "Tom", "unit": "apples"},
+}
+
+
+@pytest.mark.parametrize(
+    ("noun", "others", "twin"),
+    [
+        ("aples", ["apples", "apples"], "apples"),
+        ("appels", ["apples"], "apples"),
+        ("feeet", ["inches", "feet"], "feet"),
+        ("aples", ["aples", "apples"], "apples"),  # written as often: either may be the typo
+        ("apples", ["apples", "apples", "aples"], None),  # the other is the rarer: it is the typo
+        ("apple", ["apples"], None),  # one noun, singular and plural
+        ("aples", ["pears", "plums"], None),
+        ("aples", [None, 3, "", "aples"], None),  # non-strings, empty text and the noun itself are skipped
+        ("aples", [], None),
+    ],
+)
+def test_written_near_miss_names_the_surface_a_typo_misses(noun: str, others: list[object], twin: str | None) -> None:
+    """The first other surface of the input that the noun misses, unless that one is written less often."""
+    assert written_near_miss(noun, others) == twin
+
+
+def _detail(surface: str, context: list[object], vocab: object = None) -> str:
+    voc = default_vocabulary() if vocab is None else vocab
+    with pytest.raises(UnitRefusal) as info:
+        voc.resolve(surface, path="u", context=context)  # type: ignore[attr-defined]
+    assert info.value.reason == "unknown_unit"
+    return info.value.detail
+
+
+def test_a_typo_of_an_undeclared_noun_names_the_noun_and_hedges_the_declaration() -> None:
+    """The typo aples beside apples: did you mean apples (not the lexicon's piles); declare it only if it is a noun."""
+    detail = _detail("aples", ["apples", "aples", "apples"])
+    assert detail == (
+        "not in en_units_v1; a near miss of 'apples', which the same input writes: did you mean 'apples'?"
+        " (declare it, --count-noun aples=aple, only if it is a count noun of its own)"
+    )
+    assert "piles" in _detail("aples", [])  # without the input's surfaces: the lexicon's nearest, as before
+
+
+def test_a_typo_of_a_unit_that_resolves_offers_no_declaration() -> None:
+    """A typo such as feeet beside feet, or aples beside a declared apples: the typo is corrected, never declared."""
+    assert _detail("feeet", ["feet", "feeet"]) == (
+        "not in en_units_v1; a near miss of 'feet', which the same input writes: did you mean 'feet'?"
+    )
+    declared = default_vocabulary().with_count_nouns({"apples": "apple"})
+    assert _detail("aples", ["apples", "aples"], declared) == (
+        "not in en_units_v1; a near miss of 'apples', which the same input writes: did you mean 'apples'?"
+    )
+
+
+def test_a_lexicon_near_miss_the_input_does_not_write_keeps_the_old_wording() -> None:
+    """The typos inchs (inches), minuts beside pints (minutes, not pints): the lexicon's spelling comes first."""
+    assert _detail("inchs", ["feet"]).startswith("not in en_units_v1; did you mean 'inches'? (a count noun must")
+    assert _detail("minuts", ["pints", "minuts"]).startswith("not in en_units_v1; did you mean 'minutes'?")
+    assert _detail("minuts", ["minutes", "minuts"]).startswith(
+        "not in en_units_v1; a near miss of 'minutes', which the same input writes"
+    )
+
+
+def test_the_more_common_surface_is_not_called_a_typo_of_the_rarer() -> None:
+    """The surface apples (three times) beside aples (once) is told how to declare apples, with no 'did you mean aples'."""
+    detail = _detail("apples", ["apples", "apples", "apples", "aples"])
+    assert "aples" not in detail
+    assert "--count-noun apples=apple" in detail
+
+
+def test_the_context_is_read_only_when_the_message_is() -> None:
+    """A refusal raised and caught without being read never looks at the input's surfaces."""
+
+    class Untouchable:
+        def __iter__(self) -> object:
+            raise AssertionError("context read before the message")
+
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().resolve("aples", context=Untouchable())  # type: ignore[arg-type]
+    assert info.value.reason == "unknown_unit"
+
+
+def test_the_graph_refusals_name_the_typo_in_admissibility_and_values() -> None:
+    """The equation's verdict and the values stage both name apples; the answer is refused, not 3 apples."""
+    vocab = default_vocabulary()
+    bound = bind_math_problem_graph(graph_from_dict(APLES), vocab)
+    (equation,) = bound.equations
+    verdict = check_equation(equation, bound.symbols, vocab)
+    assert verdict.refusal is not None
+    assert "a near miss of 'apples', which the same input writes" in verdict.refusal.detail
+    report = verify(bound, vocab)
+    (answer,) = report.answers.values()
+    assert isinstance(answer, Refusal)
+    assert not isinstance(answer, Answer)
+    assert answer.reason == "unknown_unit"
+    declared = vocab.with_count_nouns({"apples": "apple"})
+    report = verify(bind_math_problem_graph(graph_from_dict(APLES), declared), declared)
+    (answer,) = report.answers.values()
+    assert isinstance(answer, Refusal)
+    assert "'aples' at op_000_result.unit: not in en_units_v1; a near miss of 'apples'" in answer.detail
+
+
+def test_the_cli_names_the_typo_not_a_lexicon_word(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command bgverify check on the graph: exit 1, 'did you mean apples', no 'piles'."""
+    path = tmp_path / "aples.json"
+    path.write_text(json.dumps(APLES), encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "a near miss of 'apples', which the same input writes: did you mean 'apples'?" in out
+    assert "piles" not in out
+
+
+def test_a_binding_refusal_reports_the_typo_as_one() -> None:
+    """A multiply of aples (Tom holds apples) cannot bind; the unit refusal it reports names apples."""
+    graph = {**APLES, "operations": [{"kind": "multiply", "actor": "Tom", "operand": {"value": 2, "unit": "aples"}}]}
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    with pytest.raises(MathGraphError) as info:
+        bind_math_problem_graph(graph_from_dict(graph), vocab)
+    assert info.value.reason == "unknown_unit"
+    assert info.value.path == "operations[0].operand.unit"
+    assert "a near miss of 'apples', which the same input writes: did you mean 'apples'?" in info.value.detail
