@@ -11,7 +11,8 @@ Grammar (SPEC §8, pitfalls in §11)::
     fraction := digits "/" digits          e.g. "7/2" (denominator > 0)
 
 No exponents (``1e5``), no ``nan``/``inf``, no whitespace, no underscores, and at
-most :data:`MAX_DIGITS` digits, so no input can make the arithmetic hang.
+most :data:`MAX_DIGITS` digits (a fraction: on each side), so no input can make the
+arithmetic hang.
 """
 
 from __future__ import annotations
@@ -169,10 +170,21 @@ def _from_fraction(value: Fraction, path: str) -> Fraction:
 
 
 def _from_text(value: str, path: str) -> Fraction:
-    """A string in the module's grammar (``"5"``, ``"-2.5"``, ``"7/2"``), or a refusal naming ``path``."""
-    digits = sum(ch.isdigit() for ch in value[: MAX_DIGITS * 4])
-    if digits > MAX_DIGITS or len(value) > MAX_DIGITS + 4:
+    """A string in the module's grammar (``"5"``, ``"-2.5"``, ``"7/2"``), or a refusal naming ``path``.
+
+    A decimal holds at most :data:`MAX_DIGITS` digits; a fraction at most that many on
+    each side, as :func:`_from_fraction` bounds a ``Fraction`` (so every value
+    :func:`format_exact` writes of a bounded ``Fraction`` reads back: a decimal of 37
+    places is ``n/10**37``, 75 digits as a fraction).
+    """
+    head, slash, tail = value[: MAX_DIGITS * 4].partition("/")
+    if len(value) > (2 * MAX_DIGITS if slash else MAX_DIGITS) + 4:
         raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits", value, path)
+    if sum(ch.isdigit() for ch in head) > MAX_DIGITS:
+        side = "a numerator of " if slash else ""
+        raise UnitRefusal("input_too_large", f"{side}more than {MAX_DIGITS} digits", value, path)
+    if sum(ch.isdigit() for ch in tail) > MAX_DIGITS:
+        raise UnitRefusal("input_too_large", f"a denominator of more than {MAX_DIGITS} digits", value, path)
     match = _EXACT.fullmatch(value)
     if match is None:
         raise UnitRefusal(

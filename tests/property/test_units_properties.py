@@ -11,7 +11,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from units import BASE_DIMENSIONS, DimensionVector, UnitRefusal, UnitVocabulary, default_vocabulary
-from units.exact import MAX_DIGITS, parse_exact
+from units.exact import MAX_DIGITS, format_exact, parse_exact
 
 _VOCAB = default_vocabulary()
 UNIT_SURFACES = tuple(s for s, e in _VOCAB.lexicon.surfaces() if e.role not in ("dimension_name", "connector"))
@@ -269,3 +269,37 @@ def test_short_decimals_survive_float_exactly(value: Decimal) -> None:
 def test_point_one_plus_point_two_is_three_tenths() -> None:
     """0.1 and 0.2 read as floats add to exactly 3/10, never 0.30000000000000004."""
     assert parse_exact(0.1) + parse_exact(0.2) == Fraction(3, 10)
+
+
+_BOUNDED = st.integers(min_value=-(10**MAX_DIGITS) + 1, max_value=10**MAX_DIGITS - 1)
+
+
+@given(_BOUNDED, _BOUNDED.filter(lambda d: d > 0))
+@example(13899998724544860989955125, 20334926628327424507495443)  # a certified answer's value (52 digits in all)
+@example(10**MAX_DIGITS - 1, 10**MAX_DIGITS - 1)
+@example(1234567890123456789012345678901234567, 10**37)  # the decimal 0.1234...567 of 37 places
+def test_every_bounded_fraction_reads_back_from_its_text(numerator: int, denominator: int) -> None:
+    """format_exact then parse_exact is the identity on every Fraction of at most 40 digits a side.
+
+    The text rule had counted a fraction's digits together (at most 40 in all), so a value
+    the library accepts and computes, written as ``n/d``, could not be read back.
+    """
+    value = Fraction(numerator, denominator)
+    assert parse_exact(format_exact(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("1" * 41, "more than 40 digits"),
+        ("1" * 41 + "/3", "a numerator of more than 40 digits"),
+        ("1/" + "3" * 41, "a denominator of more than 40 digits"),
+        ("0." + "1" * 40, "more than 40 digits"),  # a decimal counts all its digits
+    ],
+)
+def test_a_side_over_forty_digits_is_too_large(text: str, says: str) -> None:
+    """Each side of a fraction, and a decimal in all, holds at most 40 digits."""
+    with pytest.raises(UnitRefusal) as info:
+        parse_exact(text)
+    assert info.value.reason == "input_too_large"
+    assert info.value.detail == says
