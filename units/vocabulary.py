@@ -1071,14 +1071,6 @@ class UnitVocabulary:
             self._composites[surface] = ref
             return ref
 
-    def _resolves(self, surface: str) -> bool:
-        """Whether ``surface`` resolves (for the wording of a refusal only)."""
-        try:
-            self.resolve(surface)
-        except UnitRefusal:
-            return False
-        return True
-
     def _near_surface(self, surface: str) -> str | None:
         """The vocabulary's surface closest to an unknown one (difflib, ratio >= 0.75), for a "did you mean"."""
         hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
@@ -1124,11 +1116,9 @@ class UnitVocabulary:
             else:  # a typo of a surface written beside it (aples beside apples), else difflib's nearest
                 hint = written_near_miss(surface, written) or self._near_surface(surface)
             text = "not in en_units_v1"
-            if hint is not None and hint in written:  # correct the typo; declaring it would make it a kind
-                text += f"; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
-                if not declared and noun and not self._resolves(hint):  # both undeclared: either may be a noun
-                    text += f" (declare it, {self.declaration_hint(surface)}, only if it is a count noun of its own)"
-                return text
+            if hint is not None and hint in written:  # correct the typo: no declaration is offered, which
+                # pasted as given would make the typo a kind of its own (3 apples and 2 aples: 3 apples)
+                return f"{text}; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
             if hint is not None:
                 text += f"; did you mean {hint!r}?"
             if not declared and noun:  # a near surface may be a false friend

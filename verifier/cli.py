@@ -393,6 +393,11 @@ def _count_noun_specs(items: Sequence[str]) -> dict[str, object]:
         lemma, colon, flag = lemma.partition(":")
         if not sep or not surface or not lemma:
             raise _Usage(f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}")
+        if "," in item:  # no lemma holds one; a list was meant
+            raise _Usage(
+                f"--count-noun takes one SURFACE=LEMMA, found {item!r}: repeat the flag for each noun"
+                " (--count-noun apples=apple --count-noun pears=pear)"
+            )
         if colon and flag != "divisible":
             raise _Usage(
                 f"--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible, found {item!r}:"

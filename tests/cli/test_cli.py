@@ -346,6 +346,10 @@ USAGE_ERRORS = [
     (["check", "{g}", "--count-noun", "pies=pie:whole"], "--count-noun takes SURFACE=LEMMA or SURFACE=LEMMA:divisible"),
     (["check", "{g}", "--count-noun", "pies=pie:divisable"], "the one flag after ':' is 'divisible', not 'divisable'"),
     (["check", "{g}", "--count-noun", "a=x", "--count-noun", "a=y"], "--count-noun a is declared twice (x and y)"),
+    (
+        ["check", "{g}", "--count-noun", "apples=apple,pears=pear"],
+        "--count-noun takes one SURFACE=LEMMA, found 'apples=apple,pears=pear': repeat the flag for each noun",
+    ),
     (["check", "{g}", "--convention", "year"], "--convention takes UNIT=AMOUNT, found 'year'"),
     (
         ["check", "{g}", "--convention", "year=365 day", "--convention", "month=30 day"],
