@@ -18,6 +18,8 @@ Nothing here knows of graphs: the caller passes surfaces.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -472,6 +474,12 @@ def _misses(noun: str, other: str, forms: Mapping[str, frozenset[str]], lemmas: 
     return bool(mine & theirs) or any(typo_apart(a, b) for a in mine for b in theirs)
 
 
+WRITTEN_CONTEXT_LIMIT: Final[int] = 256
+"""Most unit surfaces of an input :func:`written_near_miss` reads (the first ones written)."""
+WRITTEN_DISTINCT_LIMIT: Final[int] = 64
+"""Most distinct surfaces :func:`written_near_miss` compares a noun with; an input writing more gets no name."""
+
+
 def written_near_miss(noun: str, others: Iterable[object]) -> str | None:
     """The first other unit surface of the same input that ``noun`` is a near miss of, or ``None``.
 
@@ -486,21 +494,34 @@ def written_near_miss(noun: str, others: Iterable[object]) -> str | None:
     often than ``noun`` is a candidate, and so is one written as often (either may be
     the typo), but not one written less often.
 
+    The cost per call is bounded, since an input with many unknown units words a refusal
+    for each: only the first :data:`WRITTEN_CONTEXT_LIMIT` surfaces of ``others`` are
+    read, an input writing more than :data:`WRITTEN_DISTINCT_LIMIT` distinct ones among
+    them gets ``None``, and the comparison is remembered per noun and candidates.
+
     Args:
         noun: the surface that did not resolve, as written.
         others: the input's unit surfaces, as written, each as often as the input writes
             it (non-strings and empty strings are skipped; ``noun`` is counted, never named).
+            It may be an iterator: at most the first :data:`WRITTEN_CONTEXT_LIMIT` are taken.
 
     Returns:
         The first candidate surface of ``others``, in their order, that ``noun`` misses.
     """
-    counts = Counter(o for o in others if isinstance(o, str) and o)
-    written = [o for o in counts if o != noun and counts[o] >= counts[noun]]
-    if not written:
+    counts = Counter(o for o in itertools.islice(others, WRITTEN_CONTEXT_LIMIT) if isinstance(o, str) and o)
+    if len(counts) > WRITTEN_DISTINCT_LIMIT:
         return None
-    forms = {surface: noun_forms(surface) for surface in (noun, *written)}
-    lemmas = noun_lemmas([noun, *written])
-    return next((other for other in written if _misses(noun, other, forms, lemmas)), None)
+    return _first_missed(noun, tuple(o for o in counts if o != noun and counts[o] >= counts[noun]))
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_missed(noun: str, candidates: tuple[str, ...]) -> str | None:
+    """:func:`written_near_miss`'s comparison: the first of ``candidates`` that ``noun`` misses (remembered)."""
+    if not candidates:
+        return None
+    forms = {surface: noun_forms(surface) for surface in (noun, *candidates)}
+    lemmas = noun_lemmas([noun, *candidates])
+    return next((other for other in candidates if _misses(noun, other, forms, lemmas)), None)
 
 
 class SurfaceIndex:
@@ -667,6 +688,8 @@ __all__ = [
     "LONG_WORD_CHARS",
     "MIN_NEAR_MISS_CHARS",
     "UNCHANGED_PLURALS",
+    "WRITTEN_CONTEXT_LIMIT",
+    "WRITTEN_DISTINCT_LIMIT",
     "SurfaceIndex",
     "ambiguous_pairs",
     "declaration_hint",

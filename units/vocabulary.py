@@ -27,6 +27,7 @@ from units.errors import LazyDetailRefusal, UnitRefusal
 from units.exact import parse_exact
 from units.lexicon import Conversion, Lexicon, load_embedded, load_lexicon, root_scale
 from units.nouns import (
+    WRITTEN_CONTEXT_LIMIT,
     SurfaceIndex,
     ambiguous_pairs,
     declaration_hint,
@@ -1000,7 +1001,9 @@ class UnitVocabulary:
                 (:func:`units.nouns.written_near_miss`: ``aples`` beside ``apples``) is
                 named as a likely typo, with no advice to declare it as a count noun
                 (which would make the typo a kind of its own).  It is read when the
-                message is, so a caller may pass a live collection.
+                message is, and only its first
+                :data:`units.nouns.WRITTEN_CONTEXT_LIMIT` surfaces, so a caller may pass
+                a generator over a graph of any size.
 
         Returns:
             The :class:`UnitRef`; ``resolve("t").lemma == "ton"``.
@@ -1106,7 +1109,7 @@ class UnitVocabulary:
         declared = bool(self._parts.count_nouns)
 
         def detail() -> str:  # the hints are worked out only when the message is read
-            written = list(context)
+            written = list(itertools.islice(context, WRITTEN_CONTEXT_LIMIT))  # bounded: one refusal per unknown unit
             noun = surface.isalpha() and surface.islower()
             lexicon = near_misses([surface], self._surface_index())  # another spelling or case, or one edit
             hint: str | None

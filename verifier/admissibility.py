@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
@@ -413,19 +413,17 @@ def resolve_written(
     return vocab.resolve(surface, path=path, context=written())
 
 
-def graph_units(graph: BindingGraph) -> list[str | None]:
-    """Every unit surface a binding graph writes: its symbols', facts' and equations' literal units, in that order."""
-    return [
-        *(s.unit for s in graph.symbols),
-        *(f.unit for f in graph.facts),
-        *(e.literal_unit for e in graph.equations),
-    ]
+def graph_units(graph: BindingGraph) -> Iterator[str | None]:
+    """Every unit surface a binding graph writes, lazily: its symbols', facts' and equations' literal units, in that order."""
+    yield from (s.unit for s in graph.symbols)
+    yield from (f.unit for f in graph.facts)
+    yield from (e.literal_unit for e in graph.equations)
 
 
 def _resolve(vocab: UnitVocabulary, unit: str, where: str, table: Mapping[str, SymbolBinding] | None = None) -> UnitRef:
     """``unit`` resolved; a refusal names a near miss among the units of ``table``'s symbols (a caller's mapping may hold anything)."""
     try:
-        return resolve_written(vocab, unit, where, lambda: [getattr(s, "unit", None) for s in (table or {}).values()])
+        return resolve_written(vocab, unit, where, lambda: (getattr(s, "unit", None) for s in (table or {}).values()))
     except UnitRefusal as exc:
         raise _Refuse(exc.reason, exc.explain()) from None
 

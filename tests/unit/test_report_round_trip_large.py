@@ -52,3 +52,28 @@ def test_a_decimal_beyond_the_value_bound_is_refused_at_values_not_binding() -> 
     assert not isinstance(answer, Answer)
     assert answer.reason == "value_out_of_range"
     assert answer.detail.startswith("q_tom_feet_t0 has more than 100 bits")
+
+
+def test_a_total_over_the_value_bound_is_refused_and_its_report_reads_back() -> None:
+    """Each holding is within 100 bits, their total in the asked unit is not: value_out_of_range, never 50 digits.
+
+    Found by a review: the total had been certified with a 50-digit numerator, beyond the
+    documented bound, and its report could not be read back.
+    """
+    graph = {
+        "entities": ["Tom", "Ann"],
+        "initial_state": [
+            {"entity": "Tom", "quantity": {"value": "316912650057057350374175801343", "unit": "ft"}},
+            {"entity": "Ann", "quantity": {"value": "64102279726976053829/46824837241142551265", "unit": "ft"}},
+        ],
+        "operations": [{"kind": "add", "actor": "Tom", "operand": {"value": "12", "unit": "feet"}}],
+        "unknown": {"entity": None, "unit": "ft"},
+    }
+    vocab = default_vocabulary()
+    report = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab)
+    (answer,) = report.answers.values()
+    assert not isinstance(answer, Answer)
+    assert answer.reason == "value_out_of_range"
+    assert answer.detail == "q_ann_ft_t0 + op_000_result in ft has more than 100 bits"
+    assert report.values["op_000_result"].magnitude == 316912650057057350374175801355  # each holding is listed
+    assert GraphReport.from_json(json.loads(json.dumps(report.to_json())), vocab=vocab) == report

@@ -6,6 +6,7 @@ kind of its own, and the graph then answered 3 apples where its reader meant 5.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from units import UnitRefusal, default_vocabulary
-from units.nouns import written_near_miss
+from units.nouns import WRITTEN_CONTEXT_LIMIT, WRITTEN_DISTINCT_LIMIT, written_near_miss
 from verifier import Answer, Refusal, check_equation, verify
 from verifier.cli import main
 
@@ -141,3 +142,21 @@ def test_a_binding_refusal_reports_the_typo_as_one() -> None:
     assert info.value.reason == "unknown_unit"
     assert info.value.path == "operations[0].operand.unit"
     assert "a near miss of 'apples', which the same input writes: did you mean 'apples'?" in info.value.detail
+
+
+def test_the_context_read_is_bounded() -> None:
+    """An input with many unknown units words a refusal for each: each reads a bounded prefix of its context.
+
+    An endless iterator of surfaces is read only as far as WRITTEN_CONTEXT_LIMIT; more
+    than WRITTEN_DISTINCT_LIMIT distinct surfaces name no twin (a review's 300 distinct
+    typo'd units had taken 7 s to verify, against 0.5 s before the hint).
+    """
+    endless = itertools.chain(["apples"], (f"unit{i}" for i in itertools.count()))
+    assert written_near_miss("aples", endless) is None  # 256 read, 256 distinct: too many to compare
+    assert next(endless) == f"unit{WRITTEN_CONTEXT_LIMIT - 1}"  # the rest was never read
+    few = ["apples", *(f"unit{i}" for i in range(WRITTEN_DISTINCT_LIMIT - 1))]
+    assert written_near_miss("aples", few) == "apples"
+    assert written_near_miss("aples", [*few, "one more"]) is None
+    with pytest.raises(UnitRefusal) as info:
+        default_vocabulary().resolve("aples", context=itertools.chain(["apples"], itertools.repeat("pears")))
+    assert "a near miss of 'apples', which the same input writes" in info.value.detail
