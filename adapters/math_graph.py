@@ -1286,6 +1286,14 @@ class _Binder:
 
     def finish(self) -> BindingGraph:
         symbols_map = {s.symbol_id: s for s in self.symbols}
+        unknown = self.graph.unknown
+        scope = self.slugs[unknown.entity] if unknown.entity is not None else "total"
+        uid = f"unknown_{scope}_{self.unit_slug(unknown.unit)}"
+        ulabel = f"{unknown.entity if unknown.entity is not None else 'total'}|{unknown.unit}"
+        if uid in symbols_map:
+            raise MathGraphError("malformed_input", f"the unknown's id {uid} collides with another symbol", "unknown")
+        # the unknown's symbol first: each verdict is then checked against the graph's own symbols, as verify checks it
+        symbols_map[uid] = self.symbols[self.add_symbol_index(uid, ulabel, "unknown", unknown.entity, unknown.unit)]
         stamped = []
         verdicts = {}
         for eq in self.equations:
@@ -1295,13 +1303,6 @@ class _Binder:
                 stamped.append(eq.stamped("admitted", verdict.unit_proof, None))
             else:
                 stamped.append(eq.stamped("refused", UNVERIFIED_PROOF, verdict.refusal.reason))
-        unknown = self.graph.unknown
-        scope = self.slugs[unknown.entity] if unknown.entity is not None else "total"
-        uid = f"unknown_{scope}_{self.unit_slug(unknown.unit)}"
-        ulabel = f"{unknown.entity if unknown.entity is not None else 'total'}|{unknown.unit}"
-        if uid in symbols_map:
-            raise MathGraphError("malformed_input", f"the unknown's id {uid} collides with another symbol", "unknown")
-        symbols_map[uid] = self.symbols[self.add_symbol_index(uid, ulabel, "unknown", unknown.entity, unknown.unit)]
         probe = BoundUnknown(
             symbol_id=uid,
             question_span=span(SOURCE_ID, ulabel),

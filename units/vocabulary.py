@@ -1074,6 +1074,14 @@ class UnitVocabulary:
             self._composites[surface] = ref
             return ref
 
+    def _resolves(self, surface: str) -> bool:
+        """Whether ``surface`` resolves (read only to word a refusal)."""
+        try:
+            self.resolve(surface)
+        except UnitRefusal:
+            return False
+        return True
+
     def _near_surface(self, surface: str) -> str | None:
         """The vocabulary's surface closest to an unknown one (difflib, ratio >= 0.75), for a "did you mean"."""
         hint = difflib.get_close_matches(surface, self._by_surface, n=1, cutoff=0.75)
@@ -1109,7 +1117,9 @@ class UnitVocabulary:
         declared = bool(self._parts.count_nouns)
 
         def detail() -> str:  # the hints are worked out only when the message is read
-            written = list(itertools.islice(context, WRITTEN_CONTEXT_LIMIT))  # bounded: one refusal per unknown unit
+            # bounded: an input of many unknown units words a refusal for each; text only (a caller's object may
+            # compare oddly)
+            written = [w for w in itertools.islice(context, WRITTEN_CONTEXT_LIMIT) if type(w) is str]
             noun = surface.isalpha() and surface.islower()
             lexicon = near_misses([surface], self._surface_index())  # another spelling or case, or one edit
             hint: str | None
@@ -1119,9 +1129,14 @@ class UnitVocabulary:
             else:  # a typo of a surface written beside it (aples beside apples), else difflib's nearest
                 hint = written_near_miss(surface, written) or self._near_surface(surface)
             text = "not in en_units_v1"
-            if hint is not None and hint in written:  # correct the typo: no declaration is offered, which
-                # pasted as given would make the typo a kind of its own (3 apples and 2 aples: 3 apples)
-                return f"{text}; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
+            if hint is not None and hint in written:  # no declaration is offered: pasted as given, it would make
+                # the typo a kind of its own (3 apples and 2 aples: 3 apples)
+                if self._resolves(hint):
+                    return f"{text}; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
+                return (
+                    f"{text}; a near miss of {hint!r}, which the same input writes too: one of the two is likely a"
+                    " typo; correct it, then declare the noun meant"
+                )
             if hint is not None:
                 text += f"; did you mean {hint!r}?"
             if not declared and noun:  # a near surface may be a false friend

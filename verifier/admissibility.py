@@ -420,10 +420,18 @@ def graph_units(graph: BindingGraph) -> Iterator[str | None]:
     yield from (e.literal_unit for e in graph.equations)
 
 
+def _table_units(table: Mapping[str, SymbolBinding] | None) -> Iterator[str | None]:
+    """The units of a symbol table's bindings, lazily (a caller's mapping may hold anything: other values are skipped)."""
+    for item in (table or {}).values():
+        found: object = item
+        if isinstance(found, SymbolBinding):
+            yield found.unit
+
+
 def _resolve(vocab: UnitVocabulary, unit: str, where: str, table: Mapping[str, SymbolBinding] | None = None) -> UnitRef:
     """``unit`` resolved; a refusal names a near miss among the units of ``table``'s symbols (a caller's mapping may hold anything)."""
     try:
-        return resolve_written(vocab, unit, where, lambda: (getattr(s, "unit", None) for s in (table or {}).values()))
+        return resolve_written(vocab, unit, where, lambda: _table_units(table))
     except UnitRefusal as exc:
         raise _Refuse(exc.reason, exc.explain()) from None
 

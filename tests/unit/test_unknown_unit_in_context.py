@@ -15,7 +15,7 @@ import pytest
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from units import UnitRefusal, default_vocabulary
 from units.nouns import WRITTEN_CONTEXT_LIMIT, WRITTEN_DISTINCT_LIMIT, written_near_miss
-from verifier import Answer, Refusal, check_equation, verify
+from verifier import Answer, BindingGraph, Refusal, check_equation, verify
 from verifier.cli import main
 
 APLES = {
@@ -32,8 +32,9 @@ APLES = {
         ("aples", ["apples", "apples"], "apples"),
         ("appels", ["apples"], "apples"),
         ("feeet", ["inches", "feet"], "feet"),
-        ("aples", ["aples", "apples"], "apples"),  # written as often: either may be the typo
-        ("apples", ["apples", "apples", "aples"], None),  # the other is the rarer: it is the typo
+        ("aples", ["aples", "apples"], "apples"),
+        ("apples", ["apples", "apples", "aples"], "aples"),  # either may be the typo: the message says so
+        ("aples", ["pies", "apples"], "apples"),  # fewest edits first, not first written
         ("apple", ["apples"], None),  # one noun, singular and plural
         ("aples", ["pears", "plums"], None),
         ("aples", [None, 3, "", "aples"], None),  # non-strings, empty text and the noun itself are skipped
@@ -53,14 +54,21 @@ def _detail(surface: str, context: list[object], vocab: object = None) -> str:
     return info.value.detail
 
 
+TWO_UNDECLARED = (
+    "not in en_units_v1; a near miss of {!r}, which the same input writes too: one of the two is likely a typo;"
+    " correct it, then declare the noun meant"
+)
+
+
 def test_a_typo_of_an_undeclared_noun_names_the_noun_and_offers_no_declaration() -> None:
-    """The typo aples beside apples: did you mean apples (not the lexicon's piles), and no --count-noun to paste.
+    """The typo aples beside apples names apples (not the lexicon's piles), and gives no --count-noun to paste.
 
     A newcomer pasted the declaration the first wording offered beside apples=apple,
-    and got 3 apples certified for 3 apples and 2 aples.
+    and got 3 apples certified for 3 apples and 2 aples.  Neither surface resolves, so
+    either may be the typo: the message says so, for each of the two.
     """
-    detail = _detail("aples", ["apples", "aples", "apples"])
-    assert detail == "not in en_units_v1; a near miss of 'apples', which the same input writes: did you mean 'apples'?"
+    assert _detail("aples", ["apples", "aples", "apples"]) == TWO_UNDECLARED.format("apples")
+    assert _detail("apples", ["apples", "aples", "apples"]) == TWO_UNDECLARED.format("aples")
     assert "piles" in _detail("aples", [])  # without the input's surfaces: the lexicon's nearest, as before
 
 
@@ -84,10 +92,10 @@ def test_a_lexicon_near_miss_the_input_does_not_write_keeps_the_old_wording() ->
     )
 
 
-def test_the_more_common_surface_is_not_called_a_typo_of_the_rarer() -> None:
-    """The surface apples (three times) beside aples (once) is told how to declare apples, with no 'did you mean aples'."""
-    detail = _detail("apples", ["apples", "apples", "apples", "aples"])
-    assert "aples" not in detail
+def test_a_noun_beside_no_near_miss_is_told_how_to_declare_it() -> None:
+    """The surface apples beside pears is told how to declare apples, as before."""
+    detail = _detail("apples", ["apples", "pears"])
+    assert "near miss" not in detail
     assert "--count-noun apples=apple" in detail
 
 
@@ -129,7 +137,7 @@ def test_the_cli_names_the_typo_not_a_lexicon_word(tmp_path: Path, capsys: pytes
     path.write_text(json.dumps(APLES), encoding="utf-8")
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "a near miss of 'apples', which the same input writes: did you mean 'apples'?" in out
+    assert TWO_UNDECLARED.format("apples") in out
     assert "piles" not in out
 
 
@@ -160,3 +168,48 @@ def test_the_context_read_is_bounded() -> None:
     with pytest.raises(UnitRefusal) as info:
         default_vocabulary().resolve("aples", context=itertools.chain(["apples"], itertools.repeat("pears")))
     assert "a near miss of 'apples', which the same input writes" in info.value.detail
+
+
+def test_a_graph_and_its_json_copy_get_the_same_report() -> None:
+    """The binder checks each equation against the graph's own symbols (its unknown's included), as verify does.
+
+    A review found a transfer of 'aples' worded two ways: the binder had checked before
+    adding the unknown's symbol, a fresh check after.
+    """
+    graph = {
+        "entities": ["Tom", "Ann"],
+        "initial_state": [{"entity": "Tom", "quantity": {"value": 3, "unit": "aples"}}],
+        "operations": [{"kind": "transfer", "actor": "Tom", "target": "Ann", "operand": {"value": 1, "unit": "aples"}}],
+        "unknown": {"entity": "Ann", "unit": "apples"},  # the one place apples is written
+    }
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    bound = bind_math_problem_graph(graph_from_dict(graph), vocab)
+    copy = BindingGraph.from_json(json.loads(json.dumps(bound.to_json())))
+    assert copy == bound
+    report = verify(bound, vocab)
+    assert report == verify(copy, vocab)
+    refusal = report.verdicts["op_000_result"].refusal
+    assert refusal is not None
+    assert "a near miss of 'apples', which the same input writes" in refusal.detail
+
+
+def test_a_caller_s_odd_objects_never_break_the_message() -> None:
+    """A symbol table holding a non-binding whose unit raises, or a context whose items compare oddly: a refusal."""
+
+    class Junk:
+        @property
+        def unit(self) -> str:
+            raise RuntimeError("unit property")
+
+        def __eq__(self, other: object) -> bool:
+            raise RuntimeError("eq")
+
+        __hash__ = object.__hash__
+
+    vocab = default_vocabulary()
+    bound = bind_math_problem_graph(graph_from_dict(APLES), vocab)
+    table: dict[str, object] = {**bound.symbols_by_id, "junk": Junk()}
+    verdict = check_equation(bound.equations[0], table, vocab)
+    assert verdict.refusal is not None
+    assert verdict.refusal.reason == "unknown_unit"
+    assert _detail("aples", [Junk(), "apples", Junk()]) == TWO_UNDECLARED.format("apples")
