@@ -425,6 +425,8 @@ class _Run:
                     Refusal(reason="underdetermined", detail=f"{name} is not fixed by the equations ({system})"[:400]),
                     None,
                 )
+        if self.solved_out_of_range(names, solved):
+            return
         self.out.values.update(solved)
         certificate = "; ".join(
             _certificate(coeffs, const) for _, coeffs, const in rows if coeffs and set(coeffs) <= set(solved)
@@ -442,6 +444,33 @@ class _Run:
             )
         )
         self.check_solved(rows, solved)
+
+    def solved_out_of_range(self, names: list[str], solved: Mapping[str, Fraction]) -> bool:
+        """Refuse a system whose solution holds a value beyond :data:`MAX_VALUE_BITS`, as a whole (True if so).
+
+        Its values were solved together, so none is kept, and no ``solve`` step records
+        them: a value beyond the bound is no trace input (a forward value beyond it is
+        refused before it is recorded too, and a report's numbers must read back).  Each
+        value beyond the bound is a root cause; the others are ``refused_dependency``.
+        """
+        index = {sym.symbol_id: i for i, sym in enumerate(self.graph.symbols)}
+        over = [n for n in names if n in solved and self.domain(n, solved[n], None, None) is not None]
+        if not over:
+            return False
+        for name in over:
+            self.problem(
+                name,
+                0,
+                index.get(name, len(index)),
+                Refusal(
+                    reason="value_out_of_range",
+                    detail=f"{name} has more than {MAX_VALUE_BITS} bits (an exact linear solve)",
+                ),
+            )
+        for name in names:
+            if name in solved and name not in over:
+                self.depend(name, over[0])
+        return True
 
     def check_solved(
         self, rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]], solved: dict[str, Fraction]

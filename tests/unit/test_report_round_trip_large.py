@@ -77,3 +77,40 @@ def test_a_total_over_the_value_bound_is_refused_and_its_report_reads_back() -> 
     assert answer.detail == "q_ann_ft_t0 + op_000_result in ft has more than 100 bits"
     assert report.values["op_000_result"].magnitude == 316912650057057350374175801355  # each holding is listed
     assert GraphReport.from_json(json.loads(json.dumps(report.to_json())), vocab=vocab) == report
+
+
+def test_a_linear_solve_beyond_the_bound_is_refused_whole_and_its_report_reads_back() -> None:
+    """Kim is 1/p feet more than Sam, Kim holds q feet: Sam's solved value is beyond 100 bits.
+
+    The solve step had recorded the values beyond the bound as its inputs, so the
+    report (all of whose answers are refused) could not be read back (a review's min3).
+    The system is refused as a whole, with no solve step, as a forward value beyond
+    the bound is refused before it is recorded.
+    """
+    graph = {
+        "entities": ["Sam", "Kim"],
+        "initial_state": [{"entity": "Kim", "quantity": {"value": "1267650600228229401496703205375", "unit": "feet"}}],
+        "operations": [
+            {
+                "kind": "compare_additive",
+                "actor": "Kim",
+                "operand": {
+                    "reference_actor": "Sam",
+                    "direction": "more",
+                    "delta": {"unit": "feet", "value": "1/1267650600228229401496703205373"},
+                },
+            },
+            {"kind": "add", "actor": "Sam", "operand": {"value": 1, "unit": "feet"}},
+        ],
+        "unknown": {"entity": "Sam", "unit": "feet"},
+    }
+    vocab = default_vocabulary()
+    report = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab)
+    (answer,) = report.answers.values()
+    assert not isinstance(answer, Answer)
+    assert answer.reason == "value_out_of_range"
+    assert "has more than 100 bits (an exact linear solve)" in answer.detail
+    assert [step.action for step in report.trace].count("solve") == 0
+    assert {name for name, refusal in report.refusals.items() if refusal.reason == "value_out_of_range"}
+    assert GraphReport.from_json(json.loads(json.dumps(report.to_json())), vocab=vocab) == report
+    assert replay(report.trace) == {"q_kim_feet_t0": 1267650600228229401496703205375, "op_000_gap": 0}
