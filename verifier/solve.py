@@ -30,7 +30,7 @@ else:
 
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, DimensionVector
-from units.exact import format_exact
+from units.exact import MAX_DIGITS, format_exact
 from units.reasons import RefusalReason
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal, UnitProof, Verdict
@@ -53,6 +53,8 @@ _NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
 """Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
 
 _ONE: Final[Fraction] = Fraction(1)
+_DIGIT_BOUND: Final[int] = 10**MAX_DIGITS
+"""The least int of more than :data:`units.exact.MAX_DIGITS` digits: no number a trace writes reaches it."""
 
 __all__ = ["MAX_VALUE_BITS", "STAGES", "Problem", "Solution", "StepRecord", "solve"]
 
@@ -425,7 +427,7 @@ class _Run:
                     Refusal(reason="underdetermined", detail=f"{name} is not fixed by the equations ({system})"[:400]),
                     None,
                 )
-        if self.solved_out_of_range(names, solved):
+        if self.solved_out_of_range(names, solved) or self.certificate_too_wide(rows, names, solved):
             return
         self.out.values.update(solved)
         certificate = "; ".join(
@@ -470,6 +472,35 @@ class _Run:
         for name in names:
             if name in solved and name not in over:
                 self.depend(name, over[0])
+        return True
+
+    def certificate_too_wide(
+        self,
+        rows: list[tuple[BoundEquation, dict[str, Fraction], Fraction]],
+        names: list[str],
+        solved: Mapping[str, Fraction],
+    ) -> bool:
+        """Refuse a system whose equations, as the ``solve`` step would write them, hold a number over 40 digits a side.
+
+        A constant converted into its holding's unit (a delta of 40 digits a side, in hours,
+        over minutes) can outgrow what :func:`verifier.values.replay` reads back, though
+        the values solved are small: refused as a whole, as :meth:`solved_out_of_range`.
+        """
+        numbers = (n for _, coeffs, const in rows for n in (*coeffs.values(), const))
+        if all(-_DIGIT_BOUND < n.numerator < _DIGIT_BOUND and n.denominator < _DIGIT_BOUND for n in numbers):
+            return False
+        first = rows[0][0]
+        self.equation_problem(
+            first,
+            Refusal(
+                reason="value_out_of_range",
+                detail=f"the exact linear solve of {first.lhs_symbol_id} would write a number of more than"
+                f" {MAX_DIGITS} digits a side (a constant converted into its holding's unit)",
+            ),
+        )
+        for name in names:
+            if name in solved and name != first.lhs_symbol_id:
+                self.depend(name, first.lhs_symbol_id)
         return True
 
     def check_solved(

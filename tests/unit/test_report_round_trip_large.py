@@ -114,3 +114,42 @@ def test_a_linear_solve_beyond_the_bound_is_refused_whole_and_its_report_reads_b
     assert {name for name, refusal in report.refusals.items() if refusal.reason == "value_out_of_range"}
     assert GraphReport.from_json(json.loads(json.dumps(report.to_json())), vocab=vocab) == report
     assert replay(report.trace) == {"q_kim_feet_t0": 1267650600228229401496703205375, "op_000_gap": 0}
+
+
+def test_a_backward_solve_that_would_write_a_wide_constant_is_refused() -> None:
+    """A 40/13-digit delta in hours, solved backwards over minutes, is 42 digits in the solve step's equation.
+
+    replay() could not read that step back (a review's finding, reachable once a fraction
+    may hold 40 digits a side); the system is refused as a whole. Forwards, the same
+    comparison is evaluated from its written literal and stays certified.
+    """
+    delta = {"value": "8333333333341666666666666667750000000001/5000000000005", "unit": "hours"}
+    held = {"value": "100000000000000000000000000013", "unit": "minutes"}
+
+    def graph(holder: str, direction: str, asked: str) -> dict[str, object]:
+        return {
+            "entities": ["Bo", "Cy"],
+            "initial_state": [{"entity": holder, "quantity": held}],
+            "operations": [
+                {
+                    "kind": "compare_additive",
+                    "actor": "Bo",
+                    "operand": {"reference_actor": "Cy", "direction": direction, "delta": delta},
+                }
+            ],
+            "unknown": {"entity": asked, "unit": "minutes"},
+        }
+
+    vocab = default_vocabulary()
+    backward = verify(bind_math_problem_graph(graph_from_dict(graph("Bo", "more", "Cy")), vocab), vocab)
+    (answer,) = backward.answers.values()
+    assert not isinstance(answer, Answer)
+    assert answer.reason == "value_out_of_range"
+    assert "would write a number of more than 40 digits a side" in answer.detail
+    replay(backward.trace)
+    forward = verify(bind_math_problem_graph(graph_from_dict(graph("Cy", "fewer", "Bo")), vocab), vocab)
+    (answer,) = forward.answers.values()
+    assert isinstance(answer, Answer)
+    assert str(answer.value) == "1/1000000000001"
+    replay(forward.trace)
+    assert GraphReport.from_json(json.loads(json.dumps(forward.to_json())), vocab=vocab) == forward
