@@ -132,11 +132,13 @@ def _read_states(
     )
     states = [s for s in (holdings.state_at(h, unknown.state_index) for h in owners) if s is not None]
     if not states:
-        who = binding.entity if binding.entity is not None else "no entity"
-        return Refusal(
-            reason="state_unset",
-            detail=f"{who} holds no {asked.lemma}-kind state at {state_index_text(unknown.state_index)}",
+        at = state_index_text(unknown.state_index)
+        detail = (
+            f"{binding.entity} holds no {asked.lemma}-kind state at {at}"
+            if binding.entity is not None
+            else f"no entity holds a {asked.lemma}-kind state at {at}"  # a total of nothing
         )
+        return Refusal(reason="state_unset", detail=detail)
     for name in states:
         if name in solution.refusals:
             return solution.refusals[name]
