@@ -1324,3 +1324,21 @@ def test_a_vocab_that_is_no_vocabulary_is_refused(call: str, nouns: UnitVocabula
     }
     with pytest.raises(BindingGraphError, match="vocab must be a UnitVocabulary, found str"):
         calls[call]()
+
+
+def test_a_question_of_a_kind_nobody_holds_says_so_plainly() -> None:
+    """A total of feet where only apples are held, and one entity's feet (the total had said 'no entity holds no')."""
+    vocab = default_vocabulary().with_count_nouns({"apples": "apple"})
+    details = []
+    for entity in (None, "Tom"):
+        graph = {
+            "entities": ["Tom"],
+            "initial_state": [{"entity": "Tom", "quantity": {"value": 3, "unit": "apples"}}],
+            "operations": [],
+            "unknown": {"entity": entity, "unit": "feet"},
+        }
+        (answer,) = verify(bind_math_problem_graph(graph_from_dict(graph), vocab), vocab).answers.values()
+        assert not isinstance(answer, Answer)
+        assert answer.reason == "state_unset"
+        details.append(answer.detail)
+    assert details == ["no entity holds a foot-kind state at initial", "Tom holds no foot-kind state at initial"]
