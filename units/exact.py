@@ -138,7 +138,7 @@ def _by_kind(value: object, path: str) -> Fraction:
 
 
 def _from_int(value: int, path: str) -> Fraction:
-    if -_INT_BOUND < value < _INT_BOUND:
+    if within_digits(value):
         return Fraction(value)
     digits = "over 4,300" if value.bit_length() > _PRINTABLE_INT_BITS else f"{len(str(abs(value)))}"
     raise UnitRefusal("input_too_large", f"more than {MAX_DIGITS} digits ({digits} digits)", "<int>", path)
@@ -150,6 +150,14 @@ _PRINTABLE_INT_BITS: Final[int] = 14_000
 """Ints shorter than this print (Python refuses over 4,300 digits, about 14,284 bits); longer ones are not counted."""
 
 
+def within_digits(numerator: int, denominator: int = 1) -> bool:
+    """Whether a numerator and a denominator each have at most :data:`MAX_DIGITS` digits (the bound of every exact number).
+
+    Compares with ``10**MAX_DIGITS`` and never prints, so a huge int costs nothing.
+    """
+    return -_INT_BOUND < numerator < _INT_BOUND and -_INT_BOUND < denominator < _INT_BOUND
+
+
 def _from_fraction(value: Fraction, path: str) -> Fraction:
     """A ``Fraction`` whose numerator and denominator each have at most :data:`MAX_DIGITS` digits, as an int must.
 
@@ -157,7 +165,7 @@ def _from_fraction(value: Fraction, path: str) -> Fraction:
     printing it then raised ``ValueError`` in binding.
     """
     numerator, denominator = value.numerator, value.denominator
-    if -_INT_BOUND < numerator < _INT_BOUND and denominator < _INT_BOUND:
+    if within_digits(numerator, denominator):
         return value
     longest = max(abs(numerator), denominator)
     digits = "over 4,300" if longest.bit_length() > _PRINTABLE_INT_BITS else f"{len(str(longest))}"
@@ -330,4 +338,5 @@ __all__ = [
     "parse_exact",
     "text_kind",
     "type_kind",
+    "within_digits",
 ]

@@ -27,7 +27,7 @@ from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal, graph_units, resolve_written
 from verifier.holdings import Holding, Holdings
 from verifier.model import BindingGraph, BoundUnknown, StateIndex, SymbolBinding, state_index_text
-from verifier.solve import MAX_VALUE_BITS, Problem, Solution
+from verifier.solve import MAX_VALUE_BITS, Problem, Solution, beyond_value_bits
 from verifier.targets import QuestionTarget, QuestionTargetError, names_entity, resolve_target
 
 _TEMPERATURE = TEMPERATURE
@@ -183,9 +183,7 @@ def _convert(
             total = converted if total is None else total + converted
         offset = shift
         parts.append((name, value, factor))
-    if total is not None and (
-        total.numerator.bit_length() > MAX_VALUE_BITS or total.denominator.bit_length() > MAX_VALUE_BITS
-    ):  # each state is bounded, their total in the asked unit may not be (1/p + 1/q)
+    if total is not None and beyond_value_bits(total):  # each state is bounded, their total may not be (1/p + 1/q)
         return Refusal(
             reason="value_out_of_range",
             detail=f"{' + '.join(states)} in {asked_text} has more than {MAX_VALUE_BITS} bits",

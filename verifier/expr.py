@@ -30,7 +30,7 @@ else:
     from verifier.lazy import sympy
 
 from units.errors import DetailRefusal, UnitRefusal
-from units.exact import MAX_DIGITS, parse_exact
+from units.exact import MAX_DIGITS, parse_exact, within_digits
 from verifier.errors import BindingGraphError
 
 MAX_EXPR_CHARS: Final[int] = 4096
@@ -47,7 +47,6 @@ MAX_EXPONENT: Final[int] = 3
 _MAX_EXPONENT_DIGITS: Final[int] = 2  # refuse a long digit run before int() reads it
 _PAIR: Final[int] = 2  # a product of exactly two factors (a coefficient and a term)
 MAX_IDENT_CHARS: Final[int] = 128
-_DIGIT_LIMIT: Final[int] = 10**MAX_DIGITS
 
 _TOKEN: Final = re.compile(
     r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]+)?)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>\*\*|[-+*/()]))"
@@ -346,7 +345,7 @@ def _check_tree(expr: object, path: str) -> None:
                 raise BindingGraphError("unsafe_expression", f"symbol name {node.name!r} is not an identifier", path)
             continue
         if isinstance(node, sympy.Rational):
-            if abs(int(node.p)) >= _DIGIT_LIMIT or int(node.q) >= _DIGIT_LIMIT:  # no str(): huge ints raise there
+            if not within_digits(int(node.p), int(node.q)):  # no str(): huge ints raise there
                 raise BindingGraphError("input_too_large", f"a number with more than {MAX_DIGITS} digits", path)
             continue
         if isinstance(node, (sympy.Add, sympy.Mul)):

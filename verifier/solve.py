@@ -30,7 +30,7 @@ else:
 
 from units import UnitRef, UnitRefusal, UnitVocabulary
 from units.dimension import COUNT, DimensionVector
-from units.exact import MAX_DIGITS, format_exact
+from units.exact import MAX_DIGITS, format_exact, within_digits
 from units.reasons import RefusalReason
 from units.vocabulary import check_commensurable
 from verifier.admissibility import Refusal, UnitProof, Verdict
@@ -53,10 +53,14 @@ _NON_NEGATIVE: Final[frozenset[DimensionVector]] = frozenset(
 """Dimensions of holdings that cannot be negative (length, area, volume, mass, time; counts are checked apart)."""
 
 _ONE: Final[Fraction] = Fraction(1)
-_DIGIT_BOUND: Final[int] = 10**MAX_DIGITS
-"""The least int of more than :data:`units.exact.MAX_DIGITS` digits: no number a trace writes reaches it."""
 
-__all__ = ["MAX_VALUE_BITS", "STAGES", "Problem", "Solution", "StepRecord", "solve"]
+
+def beyond_value_bits(value: Fraction) -> bool:
+    """Whether a value's numerator or denominator has more than :data:`MAX_VALUE_BITS` bits (``value_out_of_range``)."""
+    return value.numerator.bit_length() > MAX_VALUE_BITS or value.denominator.bit_length() > MAX_VALUE_BITS
+
+
+__all__ = ["MAX_VALUE_BITS", "STAGES", "Problem", "Solution", "StepRecord", "beyond_value_bits", "solve"]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -234,7 +238,7 @@ class _Run:
     # ------------------------------------------------------------ domain
     def domain(self, name: str, value: Fraction, ref: UnitRef | None, kind: str | None) -> Refusal | None:
         """Range and count checks of one value (``kind``: the producing equation's kind, if any)."""
-        if value.numerator.bit_length() > MAX_VALUE_BITS or value.denominator.bit_length() > MAX_VALUE_BITS:
+        if beyond_value_bits(value):
             return Refusal(reason="value_out_of_range", detail=f"{name} has more than {MAX_VALUE_BITS} bits")
         if ref is None:
             return None
@@ -487,7 +491,7 @@ class _Run:
         the values solved are small: refused as a whole, as :meth:`solved_out_of_range`.
         """
         numbers = (n for _, coeffs, const in rows for n in (*coeffs.values(), const))
-        if all(-_DIGIT_BOUND < n.numerator < _DIGIT_BOUND and n.denominator < _DIGIT_BOUND for n in numbers):
+        if all(within_digits(n.numerator, n.denominator) for n in numbers):
             return False
         first = rows[0][0]
         self.equation_problem(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from units import UnitRefusal
-from units.exact import MAX_DIGITS, parse_exact
+from units.exact import MAX_DIGITS, parse_exact, within_digits
 from verifier.reasons import REASON_STAGES, REFUSAL_REASONS
 from verifier.solve import MAX_VALUE_BITS
 
@@ -33,3 +33,19 @@ def test_the_number_bounds_it_states_are_the_ones_applied() -> None:
     with pytest.raises(UnitRefusal) as info:
         parse_exact("9" * (MAX_DIGITS + 1))
     assert info.value.reason == "input_too_large"
+
+
+@pytest.mark.parametrize(
+    ("numerator", "denominator", "within"),
+    [
+        (10**MAX_DIGITS - 1, 1, True),
+        (-(10**MAX_DIGITS - 1), 10**MAX_DIGITS - 1, True),
+        (10**MAX_DIGITS, 1, False),
+        (-(10**MAX_DIGITS), 1, False),
+        (1, 10**MAX_DIGITS, False),
+        (10**400, 1, False),
+    ],
+)
+def test_within_digits_is_the_one_digit_bound(numerator: int, denominator: int, *, within: bool) -> None:
+    """The bound every exact number is held to (reader, expressions, solve certificates): 40 digits a side."""
+    assert within_digits(numerator, denominator) is within
