@@ -510,7 +510,9 @@ def written_near_miss(noun: str, others: Iterable[object]) -> str | None:
 
     The rule is :func:`near_misses`' last one (:func:`_misses`): ``aples`` or ``appels``
     beside ``apples``, ``feeet`` beside ``feet``; ``apple`` beside ``apples`` is one noun,
-    no miss.  Used to word an ``unknown_unit`` refusal (:meth:`units.UnitVocabulary.resolve`
+    no miss.  To be named, the two must also be a typo apart as written
+    (:func:`typo_apart`) or share a spelling (``puppie`` and ``puppy``): the rule compares
+    every spelling of each, so ``None`` would miss ``boxes`` through ``nones``.  Used to word an ``unknown_unit`` refusal (:meth:`units.UnitVocabulary.resolve`
     with ``context``): a typo of a surface the input writes elsewhere should be corrected,
     not declared as a count noun of its own.  Of several misses the one fewest edits away
     is named (``apples``, not ``pies``, for ``aples``), then the first written.
@@ -547,8 +549,14 @@ def _closest_missed(noun: str, candidates: tuple[str, ...]) -> str | None:
         return None
     forms = {surface: noun_forms(surface) for surface in (noun, *candidates)}
     lemmas = noun_lemmas([noun, *candidates])
-    missed = [other for other in candidates if _misses(noun, other, forms, lemmas)]
     low = noun.casefold()
+    missed = [
+        other
+        for other in candidates
+        # named only when the surfaces as written are a typo apart or share a spelling: the rule's other spellings
+        # alone make far words near (None and boxes, through nones and boxes)
+        if (typo_apart(low, other.casefold()) or forms[noun] & forms[other]) and _misses(noun, other, forms, lemmas)
+    ]
     return min(missed, key=lambda other: edit_distance(low, other.casefold(), _RANKING_EDITS), default=None)
 
 

@@ -11,10 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from adapters import MathGraphError, bind_math_problem_graph, graph_from_dict
 from units import UnitRefusal, default_vocabulary
-from units.nouns import WRITTEN_CONTEXT_LIMIT, WRITTEN_DISTINCT_LIMIT, written_near_miss
+from units.nouns import WRITTEN_CONTEXT_LIMIT, WRITTEN_DISTINCT_LIMIT, edit_distance, noun_forms, written_near_miss
 from verifier import Answer, BindingGraph, Refusal, check_equation, verify
 from verifier.cli import main
 
@@ -39,6 +41,10 @@ APLES = {
         ("aples", ["pears", "plums"], None),
         ("aples", [None, 3, "", "aples"], None),  # non-strings, empty text and the noun itself are skipped
         ("aples", [], None),
+        ("None", ["boxes"], None),  # near only through other spellings (nones, boxes): no typo as written
+        ("ss", ["d"], None),
+        ("d", ["ss"], None),
+        ("puppie", ["puppy"], "puppy"),  # one spelling shared (puppies), though two edits apart as written
     ],
 )
 def test_written_near_miss_names_the_surface_a_typo_misses(noun: str, others: list[object], twin: str | None) -> None:
@@ -213,3 +219,26 @@ def test_a_caller_s_odd_objects_never_break_the_message() -> None:
     assert verdict.refusal is not None
     assert verdict.refusal.reason == "unknown_unit"
     assert _detail("aples", [Junk(), "apples", Junk()]) == TWO_UNDECLARED.format("apples")
+
+
+_LETTERS = "abdeilnorsx"
+
+
+@given(
+    noun=st.text(alphabet=_LETTERS, min_size=1, max_size=7),
+    edits=st.lists(st.tuples(st.integers(0, 7), st.sampled_from(_LETTERS)), max_size=2),
+    plural=st.booleans(),
+)
+def test_a_named_twin_is_a_typo_apart_as_written(noun: str, edits: list[tuple[int, str]], *, plural: bool) -> None:
+    """A surface is named only when it is at most two edits from the noun as written, or shares a spelling with it.
+
+    The near-miss rule compares every spelling of each (plurals, singulars); without this
+    bound ``None`` was told ``did you mean 'boxes'?`` (``boxes`` is two edits from ``nones``,
+    three from ``none``).  The other surface is drawn near one of the noun's spellings.
+    """
+    other = list(noun + "s" if plural else noun)
+    for at, letter in edits:
+        other[at % len(other)] = letter
+    written = "".join(other)
+    if written_near_miss(noun, [written]) == written:
+        assert edit_distance(noun, written, 6) <= 2 or noun_forms(noun) & noun_forms(written)
