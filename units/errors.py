@@ -121,6 +121,10 @@ class LazyDetailRefusal(UnitRefusal):
     def __reduce__(self) -> tuple[type[UnitRefusal], tuple[object, ...]]:
         return (UnitRefusal, (self.reason, self.detail, self.subject, self.path))
 
+    def __repr__(self) -> str:
+        """As the :class:`UnitRefusal` it pickles as, detail included (``args`` holds no detail: it is made late)."""
+        return f"UnitRefusal({self.reason!r}, {self.detail!r}, {self.subject!r}, {self.path!r})"
+
 
 class LexiconError(UnitRefusal):
     """A lexicon or conversions file with one or more bad rows.

@@ -1114,39 +1114,43 @@ class UnitVocabulary:
             return UnitRefusal("unknown_unit", "names a dimension, not a unit", surface, path)
         if surface.count(PER) > 1:
             return UnitRefusal("unknown_unit", "a composite id has exactly one '_per_'", surface, path)
-        declared = bool(self._parts.count_nouns)
+        # the hints are worked out only when the message is read
+        return LazyDetailRefusal("unknown_unit", lambda: self._unknown_detail(surface, context), surface, path)
 
-        def detail() -> str:  # the hints are worked out only when the message is read
-            # bounded: an input of many unknown units words a refusal for each; text only (a caller's object may
-            # compare oddly)
-            written = [w for w in itertools.islice(context, WRITTEN_CONTEXT_LIMIT) if type(w) is str]
-            noun = surface.isalpha() and surface.islower()
-            lexicon = near_misses([surface], self._surface_index())  # another spelling or case, or one edit
-            hint: str | None
-            if lexicon:  # the lexicon's surface, named as written beside it, else difflib's nearest (or it)
-                hit = lexicon[0][1]
-                hint = hit if hit in written else (self._near_surface(surface) or hit)
-            else:  # a typo of a surface written beside it (aples beside apples), else difflib's nearest
-                hint = written_near_miss(surface, written) or self._near_surface(surface)
-            text = "not in en_units_v1"
-            if hint is not None and hint in written:  # no declaration is offered: pasted as given, it would make
-                # the typo a kind of its own (3 apples and 2 aples: 3 apples)
-                if self._resolves(hint):
-                    return f"{text}; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
-                return (
-                    f"{text}; a near miss of {hint!r}, which the same input writes too: one of the two is likely a"
-                    " typo; correct it, then declare the noun meant"
-                )
-            if hint is not None:
-                text += f"; did you mean {hint!r}?"
-            if not declared and noun:  # a near surface may be a false friend
-                text += (
-                    f" (a count noun must be declared: {self.declaration_hint(surface)}, a record's 'vocab',"
-                    " UnitVocabulary.with_count_nouns, or --count-nouns auto)"
-                )
+    def _unknown_detail(self, surface: str, context: Iterable[object]) -> str:
+        """An unknown unit's detail: the near surface meant, if any, and how to declare a count noun."""
+        # bounded: an input of many unknown units words a refusal for each; text only (a caller's object may
+        # compare oddly)
+        written = [w for w in itertools.islice(context, WRITTEN_CONTEXT_LIMIT) if type(w) is str]
+        lexicon = near_misses([surface], self._surface_index())  # another spelling or case, or one edit
+        hint: str | None
+        if lexicon:  # the lexicon's surface, named as written beside it, else difflib's nearest (or it)
+            hit = lexicon[0][1]
+            hint = hit if hit in written else (self._near_surface(surface) or hit)
+        else:  # a typo of a surface written beside it (aples beside apples), else difflib's nearest
+            hint = written_near_miss(surface, written) or self._near_surface(surface)
+        text = "not in en_units_v1"
+        if hint is not None and hint in written:  # no declaration is offered: pasted as given, it would make
+            # the typo a kind of its own (3 apples and 2 aples: 3 apples)
+            if self._resolves(hint):
+                return f"{text}; a near miss of {hint!r}, which the same input writes: did you mean {hint!r}?"
+            return (
+                f"{text}; a near miss of {hint!r}, which the same input writes too: one of the two is likely a"
+                " typo; correct it, then declare the noun meant"
+            )
+        if hint is not None:
+            text += f"; did you mean {hint!r}?"
+        if self._parts.count_nouns or not (surface.isalpha() and surface.islower()):
             return text
-
-        return LazyDetailRefusal("unknown_unit", detail, surface, path)
+        ways = (
+            f"{self.declaration_hint(surface)}, a record's 'vocab', UnitVocabulary.with_count_nouns, or"
+            " --count-nouns auto"
+        )
+        if hint is None:
+            return f"{text} (a count noun must be declared: {ways})"
+        # a near surface may be a false friend (stones, tonnes): the declaration stays, as the other choice, so
+        # that a typo (feeet beside the lexicon's feet) is not read as a noun to declare
+        return f"{text} If {surface!r} is a count noun of its own, declare it: {ways}"
 
     def dimension(self, surface: object) -> DimensionVector:
         """The six-axis :class:`DimensionVector` of a unit surface (see :meth:`resolve` for errors)."""
