@@ -60,7 +60,16 @@ def beyond_value_bits(value: Fraction) -> bool:
     return value.numerator.bit_length() > MAX_VALUE_BITS or value.denominator.bit_length() > MAX_VALUE_BITS
 
 
-__all__ = ["MAX_VALUE_BITS", "STAGES", "Problem", "Solution", "StepRecord", "beyond_value_bits", "solve"]
+__all__ = [
+    "MAX_VALUE_BITS",
+    "STAGES",
+    "Problem",
+    "Solution",
+    "StepRecord",
+    "beyond_value_bits",
+    "constraint_violated",
+    "solve",
+]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -140,6 +149,11 @@ def solve(
     run.constraints()
     run.propagate()
     return run.out
+
+
+def constraint_violated(name: str, value: Fraction, predicate: str) -> Refusal:
+    """The ``inconsistent`` refusal of a value that breaks a constraint (``x = 8 violates the constraint x == 7``)."""
+    return Refusal(reason="inconsistent", detail=f"{name} = {format_exact(value)} violates the constraint {predicate}")
 
 
 class _Run:
@@ -560,11 +574,21 @@ class _Run:
 
     # ------------------------------------------------------------ constraints and propagation
     def constraints(self) -> None:
+        """Check each constraint on a solved value; one on a symbol nothing values is refused, never dropped.
+
+        A constraint on an unknown's symbol is checked against its answer, which the
+        holdings give (:func:`verifier.values.verify`); a refused value is already a problem.
+        """
+        asked = {unknown.symbol_id for unknown in self.graph.unknowns}
         for i, con in enumerate(self.graph.constraints):
-            value = self.out.values.get(con.symbol_id)
-            if value is not None and not con.holds(value):
-                detail = f"{con.symbol_id} = {format_exact(value)} violates the constraint {con.predicate}"
-                self.problem(con.symbol_id, 2, i, Refusal(reason="inconsistent", detail=detail))
+            name = con.symbol_id
+            value = self.out.values.get(name)
+            if value is None:
+                if name not in asked and name not in self.out.refusals:  # an entity, or a symbol nothing fixes
+                    detail = f"nothing fixes {name}, so its constraint {con.predicate} cannot be checked"
+                    self.problem(name, 2, i, Refusal(reason="underdetermined", detail=detail))
+            elif not con.holds(value):
+                self.problem(name, 2, i, constraint_violated(name, value, con.predicate))
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (``refused_dependency``)."""

@@ -54,7 +54,7 @@ from verifier.model import (
     state_index_text,
 )
 from verifier.roles import roles_of
-from verifier.solve import MAX_VALUE_BITS, Problem, Solution, StepRecord, solve  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
+from verifier.solve import MAX_VALUE_BITS, Problem, Solution, StepRecord, constraint_violated, solve  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
 
 TRACE_ACTIONS: Final[tuple[str, ...]] = ("fact", "equation", "solve", "answer", "refuse")
 """The actions a :class:`TraceStep` records, in the order a trace meets them."""
@@ -523,7 +523,9 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
     holdings = _holdings_stage(graph, declared, verdicts, problems)
     solution = solve(graph, verdicts, declared, voc, policy)
     problems.extend(solution.problems)
-    answers, answer_steps = _answer_stage(graph, voc, holdings, solution, certify(problems))
+    readings = _readings(graph, voc, holdings, solution)
+    problems.extend(_answer_constraints(graph, voc, readings))  # before certifying: they are the graph's too
+    answers, answer_steps = _answer_stage(graph, readings, certify(problems))
     refusals = dict(solution.refusals)
     for hp in holdings.problems:  # a broken history rule refuses the equation; its value stays listed
         refusals.setdefault(hp.equation, hp.refusal)
@@ -563,20 +565,62 @@ def _holdings_stage(
     return holdings
 
 
+def _readings(
+    graph: BindingGraph, vocab: UnitVocabulary, holdings: Holdings, solution: Solution
+) -> dict[str, tuple[tuple[object, ...], Reading | Refusal]]:
+    """Every unknown's reading (before certification), keyed by its symbol, with the key of what it asks.
+
+    Unknowns asking the same thing (entity, unit, state, form) read it once.
+    """
+    out: dict[str, tuple[tuple[object, ...], Reading | Refusal]] = {}
+    by_key: dict[tuple[object, ...], Reading | Refusal] = {}
+    for unknown in graph.unknowns:
+        binding = graph.symbol(unknown.symbol_id)
+        key = (binding.entity, binding.unit, unknown.expected_unit, str(unknown.state_index), unknown.question_form)
+        if key not in by_key:
+            by_key[key] = read_unknown(graph, unknown, vocab, holdings, solution)
+        out[unknown.symbol_id] = (key, by_key[key])
+    return out
+
+
+def _answer_constraints(
+    graph: BindingGraph, vocab: UnitVocabulary, readings: Mapping[str, tuple[tuple[object, ...], Reading | Refusal]]
+) -> list[Problem]:
+    """Each constraint on an unknown's symbol, checked against its answer (values stage, constraints section).
+
+    The holdings give an unknown its value, not the solver, which checks every other
+    constraint (:func:`verifier.solve.solve`).  The predicate's number is in the unit the
+    symbol declares, so the answer is converted into it when another unit is asked.  A
+    refused answer is refused already, and its constraint is not read.
+    """
+    problems: list[Problem] = []
+    for i, con in enumerate(graph.constraints):
+        read = readings.get(con.symbol_id)
+        if read is None or isinstance(read[1], Refusal):
+            continue
+        reading = read[1]
+        unit = graph.symbol(con.symbol_id).unit or reading.unit
+        try:
+            value = reading.value if unit == reading.unit else vocab.convert(reading.value, reading.unit, unit)
+        except UnitRefusal as exc:
+            problems.append(Problem(3, 2, i, con.symbol_id, "", Refusal.from_error(exc)))
+            continue
+        if not con.holds(value):
+            problems.append(
+                Problem(3, 2, i, con.symbol_id, "", constraint_violated(con.symbol_id, value, con.predicate))
+            )
+    return problems
+
+
 def _answer_stage(
-    graph: BindingGraph, vocab: UnitVocabulary, holdings: Holdings, solution: Solution, root: Refusal | None
+    graph: BindingGraph, readings: Mapping[str, tuple[tuple[object, ...], Reading | Refusal]], root: Refusal | None
 ) -> tuple[dict[str, Answer | Refusal], list[TraceStep]]:
     """Every unknown's answer (``root`` instead, when the graph is not sound) and the answer steps of the trace."""
     answers: dict[str, Answer | Refusal] = {}
     trace: list[TraceStep] = []
-    readings: dict[tuple[object, ...], Reading | Refusal] = {}  # unknowns asking the same thing read it once
     steps: dict[tuple[object, ...], TraceStep] = {}
     for unknown in graph.unknowns:
-        binding = graph.symbol(unknown.symbol_id)
-        key = (binding.entity, binding.unit, unknown.expected_unit, str(unknown.state_index), unknown.question_form)
-        if key not in readings:
-            readings[key] = read_unknown(graph, unknown, vocab, holdings, solution)
-        reading = readings[key]
+        key, reading = readings[unknown.symbol_id]
         if root is not None or isinstance(reading, Refusal):
             answers[unknown.symbol_id] = root if root is not None else reading  # type: ignore[assignment]
             continue

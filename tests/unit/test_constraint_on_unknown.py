@@ -1,0 +1,127 @@
+"""A constraint is checked, never dropped: on an unknown against its answer, elsewhere against its solved value.
+
+An adversarial review (2026-12-07) found a constraint on an unknown's symbol skipped:
+the solver checks constraints on the values it solves, and an unknown is answered from
+the holdings, so ``unknown_ann_dollars == 7`` beside an answer of 8 dollars was certified
+(SPEC §4 Values: "consistent (else inconsistent)"; §4 Certification: the whole graph).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from adapters import bind_math_problem_graph, graph_from_dict
+from units import default_vocabulary
+from verifier import Answer, BindingGraph, BoundConstraint, GraphReport, Refusal, SourceSpanLink, verify
+
+SPAN = SourceSpanLink(source_id="test", start=0, end=1, text="c")
+
+
+def _bound(unit: str = "dollars", added: object = 3, asked: str | None = None) -> BindingGraph:
+    """Ann has 5 ``unit`` and adds ``added`` more; the unknown asks Ann's holding (in ``asked``, else ``unit``)."""
+    data = {
+        "entities": ["Ann", "Bo"],
+        "initial_state": [
+            {"entity": "Ann", "quantity": {"value": 5, "unit": unit}},
+            {"entity": "Bo", "quantity": {"value": 1, "unit": unit}},
+        ],
+        "operations": [{"kind": "add", "actor": "Ann", "operand": {"value": added, "unit": unit}}],
+        "unknown": {"entity": "Ann", "unit": asked or unit},
+    }
+    return bind_math_problem_graph(graph_from_dict(data), default_vocabulary())
+
+
+def _with(graph: BindingGraph, *predicates: tuple[str, str], **changes: object) -> GraphReport:
+    constraints = tuple(BoundConstraint(symbol_id=s, predicate=p, source_span=SPAN) for s, p in predicates)
+    return verify(dataclasses.replace(graph, constraints=constraints, **changes), default_vocabulary())
+
+
+def _unknown(graph: BindingGraph) -> str:
+    return graph.unknowns[0].symbol_id
+
+
+@pytest.mark.parametrize(
+    ("added", "predicate", "value"),
+    [
+        (3, "{u} == 8", "8"),
+        (3, "{u} >= 8", "8"),
+        (3, "{u} != 7", "8"),
+        (3, "integer({u})", "8"),
+        ("3/2", "{u} < 7", "13/2"),
+    ],
+)
+def test_a_constraint_an_answer_meets_leaves_it_certified(added: object, predicate: str, value: str) -> None:
+    graph = _bound(added=added)
+    report = _with(graph, (_unknown(graph), predicate.format(u=_unknown(graph))))
+    answer = report.answers[_unknown(graph)]
+    assert isinstance(answer, Answer)
+    assert (str(answer.value), answer.unit) == (value, "dollars")
+
+
+@pytest.mark.parametrize(
+    ("added", "predicate", "shown"),
+    [
+        (3, "{u} == 7", "8"),
+        (3, "{u} < 8", "8"),
+        ("3/2", "integer({u})", "13/2"),  # the review's second case: 13/2 dollars was certified
+    ],
+)
+def test_a_constraint_an_answer_breaks_refuses_every_answer(added: object, predicate: str, shown: str) -> None:
+    graph = _bound(added=added)
+    unknown = _unknown(graph)
+    written = predicate.format(u=unknown)
+    report = _with(graph, (unknown, written))
+    answer = report.answers[unknown]
+    assert isinstance(answer, Refusal)
+    assert answer.reason == "inconsistent"
+    assert answer.detail == (
+        f"{unknown} = {shown} violates the constraint {written} [constraint on {unknown}];"
+        " no answer of this graph is certified"
+    )
+
+
+def test_the_constraint_of_an_unknown_asked_in_another_unit_is_read_in_the_unit_its_symbol_declares() -> None:
+    """5 feet and 3 more asked in inches is 96 inches: ``== 8`` holds (feet, as declared), ``== 96`` breaks."""
+    graph = _bound(unit="feet")
+    unknown = graph.unknowns[0]
+    in_inches = (dataclasses.replace(unknown, expected_unit="inches"),)
+    held = _with(graph, (unknown.symbol_id, f"{unknown.symbol_id} == 8"), unknowns=in_inches)
+    answer = held.answers[unknown.symbol_id]
+    assert isinstance(answer, Answer)
+    assert (str(answer.value), answer.unit) == ("96", "inches")
+    broken = _with(graph, (unknown.symbol_id, f"{unknown.symbol_id} == 96"), unknowns=in_inches)
+    refusal = broken.answers[unknown.symbol_id]
+    assert isinstance(refusal, Refusal)
+    assert refusal.reason == "inconsistent"
+    assert refusal.detail.startswith(f"{unknown.symbol_id} = 8 violates the constraint")
+
+
+def test_a_constraint_on_a_symbol_nothing_values_is_refused_not_dropped() -> None:
+    """An entity's symbol has no value: its constraint cannot be checked, so no answer is certified."""
+    graph = _bound()
+    report = _with(graph, ("entity_ann", "entity_ann == 7"))
+    refusal = report.answers[_unknown(graph)]
+    assert isinstance(refusal, Refusal)
+    assert refusal.reason == "underdetermined"
+    assert refusal.detail.startswith("nothing fixes entity_ann, so its constraint entity_ann == 7 cannot be checked")
+
+
+def test_a_broken_constraint_on_one_answer_refuses_the_other_answers_too() -> None:
+    """Certification is of the whole graph: Bo's answer (1 dollar) is refused with Ann's broken constraint."""
+    graph = _bound()
+    ann = _unknown(graph)
+    bo = dataclasses.replace(graph.unknowns[0], symbol_id="unknown_bo_dollars", question_form="identity")
+    bo_symbol = dataclasses.replace(graph.symbol(ann), symbol_id="unknown_bo_dollars", entity="Bo")
+    both = dataclasses.replace(graph, symbols=(*graph.symbols, bo_symbol), unknowns=(graph.unknowns[0], bo))
+    sound = _with(both)
+    assert [(str(a.value), a.unit) for a in sound.answers.values() if isinstance(a, Answer)] == [
+        ("8", "dollars"),
+        ("1", "dollars"),
+    ]
+    report = _with(both, (ann, f"{ann} == 7"))
+    assert {name: a.reason for name, a in report.answers.items() if isinstance(a, Refusal)} == {
+        ann: "inconsistent",
+        "unknown_bo_dollars": "inconsistent",
+    }
