@@ -72,7 +72,7 @@ REASON_STAGES: Final[dict[RefusalReason, str]] = {
     "convention_required": "admissibility/units: a calendar unit against days or weeks with no declared convention",
     # question target (upstream ADR-0135)
     "not_a_math_problem_graph": "question target: the input is not a math problem graph",
-    "unknown_entity_not_in_entities": "question target: the unknown's entity is not an entity of the graph",
+    "unknown_entity_not_in_entities": "question target: the unknown's entity is not an entity of the graph (binding graphs, canonical text; a math problem graph's unknown is checked when it is read: malformed_input)",
     "apply_rate_unit_mismatch": "question target: the unknown's unit is neither the rate's numerator nor its denominator",
     "unmappable_question_form": "question target: no question form fits (or the recorded form disagrees with the graph)",
     # values (SPEC §4)

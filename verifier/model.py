@@ -958,10 +958,11 @@ class BindingGraph:
 
     def __repr__(self) -> str:
         unknowns = ", ".join(u.symbol_id for u in self.unknowns) or "none"
-        return (
-            f"BindingGraph({len(self.symbols)} symbols, {len(self.facts)} facts, {len(self.equations)} equations, "
-            f"unknowns: {unknowns})"
+        counts = ", ".join(
+            f"{n} {name if n == 1 else name + 's'}"
+            for n, name in ((len(self.symbols), "symbol"), (len(self.facts), "fact"), (len(self.equations), "equation"))
         )
+        return f"BindingGraph({counts}, unknowns: {unknowns})"
 
     def _check_operations(self) -> int:
         """Operation indices are all given or all absent, non-decreasing in tuple order; returns how many operations."""

@@ -506,7 +506,10 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
     """
     if not isinstance(graph, BindingGraph):
         raise BindingGraphError(
-            "malformed_input", f"verify takes a BindingGraph, found {type(graph).__name__}", "graph"
+            "malformed_input",
+            f"verify takes a BindingGraph, found {type(graph).__name__} (an adapter binds one:"
+            " adapters.bind_math_problem_graph, bind_relations or parse_canonical_text)",
+            "graph",
         )
     if not is_policy(policy):
         raise BindingGraphError(

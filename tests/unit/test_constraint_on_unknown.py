@@ -53,6 +53,7 @@ def _unknown(graph: BindingGraph) -> str:
     ],
 )
 def test_a_constraint_an_answer_meets_leaves_it_certified(added: object, predicate: str, value: str) -> None:
+    """Ann's 5 dollars and ``added`` more, under a constraint the answer meets: the answer is certified."""
     graph = _bound(added=added)
     report = _with(graph, (_unknown(graph), predicate.format(u=_unknown(graph))))
     answer = report.answers[_unknown(graph)]
@@ -69,6 +70,7 @@ def test_a_constraint_an_answer_meets_leaves_it_certified(added: object, predica
     ],
 )
 def test_a_constraint_an_answer_breaks_refuses_every_answer(added: object, predicate: str, shown: str) -> None:
+    """A constraint the answer breaks is ``inconsistent``, named as a constraint on the unknown."""
     graph = _bound(added=added)
     unknown = _unknown(graph)
     written = predicate.format(u=unknown)
