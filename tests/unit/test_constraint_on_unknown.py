@@ -14,7 +14,16 @@ import pytest
 
 from adapters import bind_math_problem_graph, graph_from_dict
 from units import default_vocabulary
-from verifier import Answer, BindingGraph, BoundConstraint, GraphReport, Refusal, SourceSpanLink, verify
+from verifier import (
+    Answer,
+    BindingGraph,
+    BoundConstraint,
+    BoundUnknown,
+    GraphReport,
+    Refusal,
+    SourceSpanLink,
+    verify,
+)
 
 SPAN = SourceSpanLink(source_id="test", start=0, end=1, text="c")
 
@@ -33,9 +42,12 @@ def _bound(unit: str = "dollars", added: object = 3, asked: str | None = None) -
     return bind_math_problem_graph(graph_from_dict(data), default_vocabulary())
 
 
-def _with(graph: BindingGraph, *predicates: tuple[str, str], **changes: object) -> GraphReport:
+def _with(
+    graph: BindingGraph, *predicates: tuple[str, str], unknowns: tuple[BoundUnknown, ...] | None = None
+) -> GraphReport:
     constraints = tuple(BoundConstraint(symbol_id=s, predicate=p, source_span=SPAN) for s, p in predicates)
-    return verify(dataclasses.replace(graph, constraints=constraints, **changes), default_vocabulary())
+    asked = graph.unknowns if unknowns is None else unknowns
+    return verify(dataclasses.replace(graph, constraints=constraints, unknowns=asked), default_vocabulary())
 
 
 def _unknown(graph: BindingGraph) -> str:
