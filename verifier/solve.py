@@ -67,6 +67,7 @@ __all__ = [
     "Solution",
     "StepRecord",
     "beyond_value_bits",
+    "constraint_unchecked",
     "constraint_violated",
     "solve",
 ]
@@ -154,6 +155,26 @@ def solve(
 def constraint_violated(name: str, value: Fraction, predicate: str) -> Refusal:
     """The ``inconsistent`` refusal of a value that breaks a constraint (``x = 8 violates the constraint x == 7``)."""
     return Refusal(reason="inconsistent", detail=f"{name} = {format_exact(value)} violates the constraint {predicate}")
+
+
+def constraint_unchecked(name: str, predicate: str, refused: Refusal | None) -> Refusal:
+    """The refusal of a constraint on a symbol with no value: it cannot be checked, so the graph is not sound.
+
+    Args:
+        name: the constrained symbol.
+        predicate: the constraint as written.
+        refused: why the symbol has no value (its value's or its answer's refusal, whose
+            reason is kept: ``state_unset``, ``inconsistent`` ...), or ``None`` when nothing
+            fixes it (an entity; a symbol with no fact or equation): ``underdetermined``.
+    """
+    if refused is None:
+        return Refusal(
+            reason="underdetermined", detail=f"nothing fixes {name}, so its constraint {predicate} cannot be checked"
+        )
+    return Refusal(
+        reason=refused.reason,
+        detail=f"{name} has no value, so its constraint {predicate} cannot be checked: {refused.detail}",
+    )
 
 
 class _Run:
@@ -574,21 +595,23 @@ class _Run:
 
     # ------------------------------------------------------------ constraints and propagation
     def constraints(self) -> None:
-        """Check each constraint on a solved value; one on a symbol nothing values is refused, never dropped.
+        """Check each constraint on a solved value; one on a symbol with no value is refused, never dropped.
 
         A constraint on an unknown's symbol is checked against its answer, which the
-        holdings give (:func:`verifier.values.verify`); a refused value is already a problem.
+        holdings give (:func:`verifier.values.verify`).  Any other symbol with no value (an
+        entity, one nothing fixes, one refused) leaves its constraint unchecked, and the
+        graph is refused (:func:`constraint_unchecked`).
         """
         asked = {unknown.symbol_id for unknown in self.graph.unknowns}
         for i, con in enumerate(self.graph.constraints):
             name = con.symbol_id
             value = self.out.values.get(name)
-            if value is None:
-                if name not in asked and name not in self.out.refusals:  # an entity, or a symbol nothing fixes
-                    detail = f"nothing fixes {name}, so its constraint {con.predicate} cannot be checked"
-                    self.problem(name, 2, i, Refusal(reason="underdetermined", detail=detail))
-            elif not con.holds(value):
-                self.problem(name, 2, i, constraint_violated(name, value, con.predicate))
+            if value is not None:
+                if not con.holds(value):
+                    self.problem(name, 2, i, constraint_violated(name, value, con.predicate))
+            elif name not in asked:
+                refusal = constraint_unchecked(name, con.predicate, self.out.refusals.get(name))
+                self.problem(name, 2, i, refusal)
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (``refused_dependency``)."""

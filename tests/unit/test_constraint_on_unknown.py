@@ -139,3 +139,113 @@ def test_a_broken_constraint_on_one_answer_refuses_the_other_answers_too() -> No
         ann: "inconsistent",
         "unknown_bo_dollars": "inconsistent",
     }
+
+
+def _json_with(graph: BindingGraph, **extra: list[dict[str, object]]) -> GraphReport:
+    """``graph``'s JSON with ``extra`` records appended to its sections, read back and verified."""
+    data = graph.to_json()
+    for section, records in extra.items():
+        data[section] = [*data[section], *records]  # type: ignore[misc]
+    return verify(BindingGraph.from_json(data), default_vocabulary())
+
+
+def _symbol(name: str) -> dict[str, object]:
+    return {
+        "symbol_id": name,
+        "name": name,
+        "semantic_role": "quantity",
+        "source_span": SPAN.to_json(),
+        "introduced_by": "test",
+        "entity": None,
+        "unit": "dollars",
+    }
+
+
+def _constraint(name: str, predicate: str) -> dict[str, object]:
+    return {"symbol_id": name, "predicate": predicate, "source_span": SPAN.to_json()}
+
+
+def _sum(lhs: str, rhs: str, dependencies: list[str], operation: int) -> dict[str, object]:
+    return {
+        "lhs_symbol_id": lhs,
+        "rhs_canonical": rhs,
+        "dependencies": dependencies,
+        "operation_kind": "add",
+        "operation": operation,
+        "literal_unit": "dollars",
+        "source_span": SPAN.to_json(),
+    }
+
+
+def test_a_constraint_on_a_value_the_equations_leave_open_is_refused() -> None:
+    """Second review, F1: ``w := a + 2`` with no fact on ``a``; ``a == 3`` had been dropped beside a certified answer."""
+    graph = _bound()
+    report = _json_with(
+        graph,
+        symbols=[_symbol("a"), _symbol("w")],
+        equations=[_sum("w", "a + 2", ["a"], 1)],
+        constraints=[_constraint("a", "a == 3"), _constraint("w", "w == 100")],
+    )
+    refusal = report.answers[_unknown(graph)]
+    assert isinstance(refusal, Refusal)
+    assert refusal.reason == "underdetermined"
+    assert refusal.detail.startswith("a has no value, so its constraint a == 3 cannot be checked: ")
+    unconstrained = _json_with(graph, symbols=[_symbol("a"), _symbol("w")], equations=[_sum("w", "a + 2", ["a"], 1)])
+    assert isinstance(unconstrained.answers[_unknown(graph)], Answer)  # a value left open that nothing claims
+
+
+def test_a_constraint_on_an_unknown_whose_answer_is_refused_refuses_the_graph() -> None:
+    """Second review, F2: Bo holds no dollars, so ``unknown_bo_dollars == 999`` cannot be checked; Ann's 8 is not certified."""
+    graph = _bound()
+    bo = dataclasses.replace(graph.unknowns[0], symbol_id="unknown_bo_dollars", question_form="identity")
+    bo_symbol = dataclasses.replace(graph.symbol(_unknown(graph)), symbol_id="unknown_bo_dollars", entity="Cy")
+    both = dataclasses.replace(graph, symbols=(*graph.symbols, bo_symbol), unknowns=(graph.unknowns[0], bo))
+    assert isinstance(_with(both).answers[_unknown(graph)], Answer)  # Cy's refused question alone refuses no other
+    report = _with(both, ("unknown_bo_dollars", "unknown_bo_dollars == 999"))
+    refusal = report.answers[_unknown(graph)]
+    assert isinstance(refusal, Refusal)
+    assert refusal.detail.startswith(
+        "unknown_bo_dollars has no value, so its constraint unknown_bo_dollars == 999 cannot be checked: "
+    )
+
+
+def test_the_earliest_constraint_is_named_when_an_answer_is_refused_by_a_later_one() -> None:
+    """Second review, F3: constraints [0] on the unknown, [2] breaking a fact it reads: [0] is the root, in source order."""
+    graph = _bound()
+    unknown = _unknown(graph)
+    report = _with(
+        graph,
+        (unknown, f"{unknown} == 7"),
+        ("entity_ann", "entity_ann >= 0"),
+        ("q_ann_dollars_t0", "q_ann_dollars_t0 == 4"),
+    )
+    refusal = report.answers[unknown]
+    assert isinstance(refusal, Refusal)
+    assert refusal.detail.startswith(f"{unknown} has no value, so its constraint {unknown} == 7 cannot be checked: ")
+    assert "q_ann_dollars_t0 = 5 violates the constraint q_ann_dollars_t0 == 4" in refusal.detail
+    assert f"[constraint on {unknown}]" in refusal.detail
+
+
+@pytest.mark.parametrize(("fact", "certified"), [("20", False), ("9", True)])
+def test_an_unknown_the_equations_solve_must_be_solved_to_its_answer(fact: str, *, certified: bool) -> None:
+    """Second review, F4 (older than the constraint fix): ``z := unknown + 1``, ``z = 20`` solves the unknown to 19.
+
+    Its answer from the holdings is 8 dollars: the graph contradicts itself, and 8 had been
+    certified.  With ``z = 9`` the equations agree with the answer, which stays certified.
+    """
+    graph = _bound()
+    unknown = _unknown(graph)
+    report = _json_with(
+        graph,
+        symbols=[_symbol("z")],
+        facts=[{"symbol_id": "z", "value": fact, "unit": "dollars", "source_span": SPAN.to_json()}],
+        equations=[_sum("z", f"{unknown} + 1", [unknown], 1)],
+    )
+    answer = report.answers[unknown]
+    if certified:
+        assert isinstance(answer, Answer)
+        assert (str(answer.value), answer.unit) == ("8", "dollars")
+    else:
+        assert isinstance(answer, Refusal)
+        assert answer.reason == "inconsistent"
+        assert answer.detail.startswith(f"{unknown} = 19 by the graph's equations, but its answer reads 8")
