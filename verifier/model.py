@@ -846,8 +846,9 @@ class BindingGraph:
 
     Raises:
         BindingGraphError: ``malformed_input`` for wrong types, duplicate symbol ids, a
-            reference to no symbol, a symbol defined by two equations, an operation index
-            out of range or a dependency cycle; ``input_too_large`` beyond
+            reference to no symbol, a symbol defined by two equations, a fact or an equation
+            that states, defines or reads an unknown, an operation index out of range or a
+            dependency cycle; ``input_too_large`` beyond
             :data:`MAX_GRAPH_ITEMS`.
     """
 
@@ -920,7 +921,11 @@ class BindingGraph:
                 raise _fail(f"{fact.symbol_id!r} is an unknown: a fact cannot state it", f"facts[{i}].symbol_id")
 
     def _check_equations(self) -> None:
-        """Each equation defines one known, definable symbol no other equation defines, from known symbols."""
+        """Each equation defines one known, definable symbol no other equation defines, from known symbols.
+
+        No equation defines or reads an unknown (as no fact states one): an unknown's value
+        is its answer, read from the holdings.
+        """
         by_id = self._by_id
         lhs_seen: set[str] = set()
         for i, eq in enumerate(self.equations):
@@ -937,6 +942,13 @@ class BindingGraph:
             if not eq.dependencies <= by_id.keys():
                 for dep in sorted(eq.dependencies):
                     self._known(dep, f"equations[{i}].dependencies")
+            asked = sorted(dep for dep in eq.dependencies if by_id[dep].semantic_role == "unknown")
+            if asked:  # read as a value, its answer would have to agree with the solved one (z := u + 1, z = 20)
+                raise _fail(
+                    f"{asked[0]!r} is an unknown: an equation cannot read it (an unknown is the question asked,"
+                    " ADR-0135, not a value the graph computes with)",
+                    f"equations[{i}].dependencies",
+                )
 
     def _check_unknowns(self, operations: int) -> None:
         """Each unknown names a known symbol no other unknown names, and an operation index below the count of operations.

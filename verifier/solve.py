@@ -63,6 +63,7 @@ def beyond_value_bits(value: Fraction) -> bool:
 __all__ = [
     "MAX_VALUE_BITS",
     "STAGES",
+    "UNCHECKED",
     "Problem",
     "Solution",
     "StepRecord",
@@ -79,7 +80,9 @@ class Problem:
 
     Attributes:
         stage: index into :data:`STAGES`.
-        section: 0 symbols and facts, 1 equations, 2 constraints (source order across the graph).
+        section: 0 symbols and facts, 1 equations, 2 constraints (source order across the graph), then
+            3 constraints that could not be checked (:data:`UNCHECKED`): a symbol with no value
+            is refused for a cause of its own, which any other problem names first.
         position: index within the section.
         symbol: the offending symbol.
         equation: the equation it concerns (its lhs), or ``""`` for a fact or symbol.
@@ -97,7 +100,7 @@ class Problem:
         """``"equation op_001_result"``, ``"fact q_ana_feet_t0"`` or ``"symbol x"``."""
         if self.equation:
             return f"equation {self.equation}"
-        return f"{('symbol', 'symbol', 'constraint on')[self.section]} {self.symbol}"
+        return f"{('symbol', 'symbol', 'constraint on', 'constraint on')[self.section]} {self.symbol}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +158,15 @@ def solve(
 def constraint_violated(name: str, value: Fraction, predicate: str) -> Refusal:
     """The ``inconsistent`` refusal of a value that breaks a constraint (``x = 8 violates the constraint x == 7``)."""
     return Refusal(reason="inconsistent", detail=f"{name} = {format_exact(value)} violates the constraint {predicate}")
+
+
+UNCHECKED: Final[int] = 3
+"""The :class:`Problem` section of a constraint that could not be checked: ranked after every other problem.
+
+Its symbol has no value for a cause of its own (a refused value, a refused answer),
+which is the root cause when it is a problem too; otherwise (nothing fixes the symbol,
+a question that cannot be answered) the unchecked constraint is the graph's root cause.
+"""
 
 
 def constraint_unchecked(name: str, predicate: str, refused: Refusal | None) -> Refusal:
@@ -611,7 +623,7 @@ class _Run:
                     self.problem(name, 2, i, constraint_violated(name, value, con.predicate))
             elif name not in asked:
                 refusal = constraint_unchecked(name, con.predicate, self.out.refusals.get(name))
-                self.problem(name, 2, i, refusal)
+                self.problem(name, UNCHECKED, i, refusal)
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (``refused_dependency``)."""

@@ -56,6 +56,7 @@ from verifier.model import (
 from verifier.roles import roles_of
 from verifier.solve import (  # noqa: F401  # MAX_VALUE_BITS: documented here (reasons.py)
     MAX_VALUE_BITS,
+    UNCHECKED,
     Problem,
     Solution,
     StepRecord,
@@ -535,7 +536,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
     solution = solve(graph, verdicts, declared, voc, policy)
     problems.extend(solution.problems)
     readings = _readings(graph, voc, holdings, solution)
-    problems.extend(_answer_checks(graph, voc, readings, solution))  # before certifying: the graph's claims too
+    problems.extend(_answer_constraints(graph, voc, readings))  # before certifying: the graph's claims too
     answers, answer_steps = _answer_stage(graph, readings, certify(problems))
     refusals = dict(solution.refusals)
     for hp in holdings.problems:  # a broken history rule refuses the equation; its value stays listed
@@ -594,47 +595,29 @@ def _readings(
     return out
 
 
-def _answer_checks(
-    graph: BindingGraph,
-    vocab: UnitVocabulary,
-    readings: Mapping[str, tuple[tuple[object, ...], Reading | Refusal]],
-    solution: Solution,
+def _answer_constraints(
+    graph: BindingGraph, vocab: UnitVocabulary, readings: Mapping[str, tuple[tuple[object, ...], Reading | Refusal]]
 ) -> list[Problem]:
-    """The graph's claims on its answers, checked against them (values stage): each is a problem when broken.
+    """Each constraint on an unknown's symbol, checked against its answer (values stage, constraints section).
 
-    The holdings give an unknown its value, not the solver.  So (1) a constraint on an
-    unknown's symbol is checked here against its answer, read in the unit the symbol
-    declares (converted exactly when another unit is asked); a refused answer leaves it
-    unchecked, and the graph is refused (:func:`verifier.solve.constraint_unchecked`).
-    (2) An unknown's symbol that equations also solve (``z := unknown + 1``, ``z = 20``)
-    must be solved to its answer, else the graph contradicts itself (``inconsistent``).
+    The holdings give an unknown its value, not the solver, which checks every other
+    constraint (:func:`verifier.solve.solve`).  The predicate's number is in the unit the
+    symbol declares, so the answer is converted into it when another unit is asked.  A
+    refused answer leaves the constraint unchecked, and the graph is refused
+    (:func:`verifier.solve.constraint_unchecked`, ranked after every other problem).
     """
     problems: list[Problem] = []
-    declared: dict[str, Fraction | Refusal] = {}  # each answer in its symbol's declared unit
-    for position, sym in enumerate(graph.symbols):
-        read = readings.get(sym.symbol_id)
-        if read is None:
-            continue
-        declared[sym.symbol_id] = value = _in_declared_unit(vocab, sym.unit, read[1])
-        solved = solution.values.get(sym.symbol_id)
-        if solved is not None and not isinstance(value, Refusal) and solved != value:
-            detail = (
-                f"{sym.symbol_id} = {format_exact(solved)} by the graph's equations, but its answer reads"
-                f" {format_exact(value)}"
-            )
-            problems.append(Problem(3, 0, position, sym.symbol_id, "", Refusal(reason="inconsistent", detail=detail)))
     for i, con in enumerate(graph.constraints):
-        answer = declared.get(con.symbol_id)
-        if answer is None:  # no unknown's symbol: the solver checked it
+        read = readings.get(con.symbol_id)
+        if read is None:  # no unknown's symbol: the solver checked it
             continue
+        answer = _in_declared_unit(vocab, graph.symbol(con.symbol_id).unit, read[1])
         if isinstance(answer, Refusal):
-            problems.append(
-                Problem(3, 2, i, con.symbol_id, "", constraint_unchecked(con.symbol_id, con.predicate, answer))
-            )
+            refusal = constraint_unchecked(con.symbol_id, con.predicate, answer)
+            problems.append(Problem(3, UNCHECKED, i, con.symbol_id, "", refusal))
         elif not con.holds(answer):
-            problems.append(
-                Problem(3, 2, i, con.symbol_id, "", constraint_violated(con.symbol_id, answer, con.predicate))
-            )
+            refusal = constraint_violated(con.symbol_id, answer, con.predicate)
+            problems.append(Problem(3, 2, i, con.symbol_id, "", refusal))
     return problems
 
 

@@ -315,6 +315,7 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
         for i in ids
     )
     stateful = [s.symbol_id for s in symbols if s.semantic_role not in ("unknown", "entity")]  # facts and lhs need one
+    asked_roles = {s.symbol_id for s in symbols if s.semantic_role == "unknown"}
     facts = tuple(
         BoundFact(symbol_id=i, value=draw(_EXACT), source_span=draw(spans()), unit=draw(_UNIT))
         for i in (draw(st.lists(st.sampled_from(stateful), max_size=4)) if stateful else [])
@@ -322,8 +323,8 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
     equations = []
     positions = [p for p in range(1, len(ids)) if ids[p] in stateful]
     for position in draw(st.lists(st.sampled_from(positions), unique=True, max_size=4)) if positions else []:
-        earlier = ids[:position]
-        deps = draw(st.lists(st.sampled_from(earlier), unique=True, max_size=3))
+        earlier = [i for i in ids[:position] if i not in asked_roles]  # an equation reads no unknown
+        deps = draw(st.lists(st.sampled_from(earlier), unique=True, max_size=3)) if earlier else []
         terms = [draw(_COEFF) * symbol(d) ** draw(st.sampled_from([1, 1, 2, -1])) for d in deps]
         rhs = (
             sympy.Add(*terms, draw(_COEFF))

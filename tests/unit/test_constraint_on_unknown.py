@@ -17,6 +17,7 @@ from units import default_vocabulary
 from verifier import (
     Answer,
     BindingGraph,
+    BindingGraphError,
     BoundConstraint,
     BoundUnknown,
     GraphReport,
@@ -209,43 +210,51 @@ def test_a_constraint_on_an_unknown_whose_answer_is_refused_refuses_the_graph() 
     )
 
 
-def test_the_earliest_constraint_is_named_when_an_answer_is_refused_by_a_later_one() -> None:
-    """Second review, F3: constraints [0] on the unknown, [2] breaking a fact it reads: [0] is the root, in source order."""
-    graph = _bound()
-    unknown = _unknown(graph)
-    report = _with(
-        graph,
-        (unknown, f"{unknown} == 7"),
-        ("entity_ann", "entity_ann >= 0"),
-        ("q_ann_dollars_t0", "q_ann_dollars_t0 == 4"),
-    )
-    refusal = report.answers[unknown]
-    assert isinstance(refusal, Refusal)
-    assert refusal.detail.startswith(f"{unknown} has no value, so its constraint {unknown} == 7 cannot be checked: ")
-    assert "q_ann_dollars_t0 = 5 violates the constraint q_ann_dollars_t0 == 4" in refusal.detail
-    assert f"[constraint on {unknown}]" in refusal.detail
+def test_a_broken_constraint_is_named_before_the_constraints_it_leaves_unchecked() -> None:
+    """Reviews F3 and R1: [2] breaks the fact the unknown reads, leaving [0] (and [1], on an entity) unchecked.
 
-
-@pytest.mark.parametrize(("fact", "certified"), [("20", False), ("9", True)])
-def test_an_unknown_the_equations_solve_must_be_solved_to_its_answer(fact: str, *, certified: bool) -> None:
-    """Second review, F4 (older than the constraint fix): ``z := unknown + 1``, ``z = 20`` solves the unknown to 19.
-
-    Its answer from the holdings is 8 dollars: the graph contradicts itself, and 8 had been
-    certified.  With ``z = 9`` the equations agree with the answer, which stays certified.
+    The root cause is the broken constraint, whatever the order: a constraint that could
+    not be checked ranks after every other problem (``verifier.solve.UNCHECKED``).
     """
     graph = _bound()
     unknown = _unknown(graph)
-    report = _json_with(
-        graph,
-        symbols=[_symbol("z")],
-        facts=[{"symbol_id": "z", "value": fact, "unit": "dollars", "source_span": SPAN.to_json()}],
-        equations=[_sum("z", f"{unknown} + 1", [unknown], 1)],
-    )
-    answer = report.answers[unknown]
-    if certified:
-        assert isinstance(answer, Answer)
-        assert (str(answer.value), answer.unit) == ("8", "dollars")
-    else:
-        assert isinstance(answer, Refusal)
-        assert answer.reason == "inconsistent"
-        assert answer.detail.startswith(f"{unknown} = 19 by the graph's equations, but its answer reads 8")
+    for first in (f"{unknown} == 7", f"{unknown} == 8"):  # [0] false, or true (R1): never named over [2]
+        report = _with(
+            graph, (unknown, first), ("entity_ann", "entity_ann >= 0"), ("q_ann_dollars_t0", "q_ann_dollars_t0 == 4")
+        )
+        refusal = report.answers[unknown]
+        assert isinstance(refusal, Refusal)
+        assert (refusal.reason, refusal.detail) == (
+            "inconsistent",
+            (
+                "q_ann_dollars_t0 = 5 violates the constraint q_ann_dollars_t0 == 4 [constraint on q_ann_dollars_t0];"
+                " no answer of this graph is certified"
+            ),
+        )
+
+
+@pytest.mark.parametrize(
+    ("rhs", "dependencies"),
+    [
+        ("{u} + 1", ["{u}"]),  # F4: z = 20 had solved the unknown to 19 beside an answer of 8
+        ("{u} + a", ["a", "{u}"]),  # G1/N1: an unknown read beside another value (the sum's fact, a constraint)
+    ],
+)
+def test_an_equation_may_not_read_an_unknown(rhs: str, dependencies: list[str]) -> None:
+    """Reviews F4, G1, G2, N1: an unknown is the question asked (ADR-0135), not a value an equation reads.
+
+    Read as a value, its answer would have to agree with what the equations solve it to
+    (``z := u + 1`` with ``z = 20``: 19, while the holdings answer 8), and 8 had been
+    certified.  Such a graph is refused when it is built, as a fact on an unknown is.
+    """
+    graph = _bound()
+    unknown = _unknown(graph)
+    data = graph.to_json()
+    data["symbols"] = [*data["symbols"], _symbol("a"), _symbol("z")]  # type: ignore[misc]
+    deps = [d.format(u=unknown) for d in dependencies]
+    data["equations"] = [*data["equations"], _sum("z", rhs.format(u=unknown), deps, 1)]  # type: ignore[misc]
+    with pytest.raises(BindingGraphError) as info:
+        BindingGraph.from_json(data)
+    assert info.value.reason == "malformed_input"
+    assert info.value.path == "equations[1].dependencies"
+    assert info.value.detail.startswith(f"{unknown!r} is an unknown: an equation cannot read it")
