@@ -847,8 +847,8 @@ class BindingGraph:
     Raises:
         BindingGraphError: ``malformed_input`` for wrong types, duplicate symbol ids, a
             reference to no symbol, a symbol defined by two equations, a fact or an equation
-            that states, defines or reads an unknown, an operation index out of range or a
-            dependency cycle; ``input_too_large`` beyond
+            that states, defines or reads an unknown, an unknown asking a symbol of another
+            role, an operation index out of range or a dependency cycle; ``input_too_large`` beyond
             :data:`MAX_GRAPH_ITEMS`.
     """
 
@@ -951,7 +951,7 @@ class BindingGraph:
                 )
 
     def _check_unknowns(self, operations: int) -> None:
-        """Each unknown names a known symbol no other unknown names, and an operation index below the count of operations.
+        """Each unknown names a known symbol of role ``unknown`` no other unknown names, and an operation index in range.
 
         Two unknowns of one symbol would ask two questions of one answer (another state
         or unit): the graph is refused rather than one of them chosen.
@@ -959,6 +959,13 @@ class BindingGraph:
         asked: set[str] = set()
         for i, unk in enumerate(self.unknowns):
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
+            role = self._by_id[unk.symbol_id].semantic_role
+            if role != "unknown":  # a value of the graph asked: its answer could disagree with it (op_000_result = 8)
+                raise _fail(
+                    f"{unk.symbol_id!r} is a {role} symbol: an unknown asks a symbol of role 'unknown' (the question's"
+                    " handle, ADR-0135; its value is the answer read from the holdings)",
+                    f"unknowns[{i}].symbol_id",
+                )
             if unk.symbol_id in asked:
                 raise _fail(f"{unk.symbol_id!r} is asked by two unknowns", f"unknowns[{i}].symbol_id")
             asked.add(unk.symbol_id)

@@ -353,8 +353,10 @@ def binding_graphs(draw: st.DrawFn) -> BindingGraph:
             question_form=draw(st.sampled_from(sorted(QUESTION_FORMS))),
             expected_unit=draw(_UNIT),
         )
-        for asked in draw(st.lists(st.sampled_from(ids), unique=True, max_size=2))  # one unknown per symbol
-    )
+        for asked in (
+            draw(st.lists(st.sampled_from(sorted(asked_roles)), unique=True, max_size=2)) if asked_roles else []
+        )
+    )  # one unknown per symbol, of role unknown
     constraints = tuple(
         BoundConstraint(
             symbol_id=i,
@@ -428,7 +430,8 @@ _SEED_SCRIPT = textwrap.dedent(
         SymbolBinding(symbol_id=i, name=i + ".name", semantic_role="quantity",
                       source_span=span, introduced_by="seed", unit=units.get(i))
         for i in ids
-    )
+    ) + (SymbolBinding(symbol_id="asked", name="asked", semantic_role="unknown", source_span=span,
+                       introduced_by="seed", unit="feet"),)
     total = sympy.Add(*[symbol(i) for i in {"zeta", "alpha", "mid"}])  # set order: seed-dependent
     scaled = symbol("beta") * symbol("op_000__multiplicand") + symbol("E") / 3
     equations = (
@@ -437,7 +440,7 @@ _SEED_SCRIPT = textwrap.dedent(
         BoundEquation.create(lhs_symbol_id="I", rhs=scaled, operation_kind="multiply",
                              source_span=span),
     )
-    unknown = BoundUnknown(symbol_id="total", question_span=span,
+    unknown = BoundUnknown(symbol_id="asked", question_span=span,
                            state_index=OperationIndex(1), question_form="total")
     graph = BindingGraph(symbols=symbols, equations=equations, unknowns=(unknown,))
     print(graph.to_canonical_string())

@@ -630,8 +630,9 @@ def _people_text(operand: str, role: str, result_unit: str, call: str, kind: str
 
 def test_call_form_rate_of_a_rate_splits_where_its_fact_unit_does() -> None:
     """``apply_rate(Sam, 15 $/hr/people)`` over a rate in ``$/hr_per_people`` is $/hr per person, not $ per hr/people."""
-    unknown = "U op_000_result expected_unit=$/hr state=terminal form=total qspan=math_problem_graph[0:4]"
-    text = _people_text("op_000__rate", "rate", "$/hr", "apply_rate(Sam, 15 $/hr/people)", "apply_rate", unknown)
+    asked = sline("unknown_sam_hr", "Sam", "$/hr", "unknown")
+    unknown = "U unknown_sam_hr expected_unit=$/hr state=terminal form=total qspan=math_problem_graph[0:4]"
+    text = _people_text("op_000__rate", "rate", "$/hr", "apply_rate(Sam, 15 $/hr/people)", "apply_rate", asked, unknown)
     graph, _ = parse_canonical_text(text)
     assert str(graph.equations[0].rhs) == "op_000__rate*q_sam_people_t0"
     (answer,) = verify(graph, default_vocabulary()).answers.values()

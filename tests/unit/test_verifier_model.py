@@ -133,6 +133,14 @@ def full_graph() -> BindingGraph:
                 unit="dollars",
                 introduced_by="bind_math_problem_graph",
             ),
+            sym(
+                "unknown_sam_dollars",
+                name="Sam|dollars",
+                semantic_role="unknown",
+                entity="Sam",
+                unit="dollars",
+                introduced_by="bind_math_problem_graph",
+            ),
         ),
         facts=(
             fact("q_sam_dollars_t0", "2.5", unit="dollars"),
@@ -150,7 +158,7 @@ def full_graph() -> BindingGraph:
         ),
         unknowns=(
             unknown(
-                "op_000_result",
+                "unknown_sam_dollars",
                 state_index=OperationIndex(0),
                 question_form="total",
                 expected_unit="dollars",
@@ -646,6 +654,7 @@ def test_full_graph_builds_and_indexes_symbols() -> None:
         "q_sam_dollars_t0",
         "op_000__multiplicand",
         "op_000_result",
+        "unknown_sam_dollars",
     ]
 
 
@@ -699,17 +708,17 @@ def test_dangling_references_refused(parts: dict[str, Any], path: str) -> None:
 
 def test_operation_index_in_range() -> None:
     """An unknown's OperationIndex must be below the number of equations."""
-    symbols = (sym("a"), sym("b"), sym("r"))
-    ok = BindingGraph(symbols=symbols, equations=(equation(),), unknowns=(unknown(state_index=OperationIndex(0)),))
+    symbols = (sym("a"), sym("b"), sym("r"), sym("u", semantic_role="unknown"))
+    ok = BindingGraph(symbols=symbols, equations=(equation(),), unknowns=(unknown("u", state_index=OperationIndex(0)),))
     assert ok.unknowns[0].state_index == OperationIndex(0)
     error = raises_bge(
         BindingGraph,
         symbols=symbols,
         equations=(equation(),),
-        unknowns=(unknown(state_index=OperationIndex(1)),),
+        unknowns=(unknown("u", state_index=OperationIndex(1)),),
     )
     assert (error.reason, error.path) == ("malformed_input", "unknowns[0].state_index")
-    error = raises_bge(BindingGraph, symbols=symbols, unknowns=(unknown(state_index=OperationIndex(0)),))
+    error = raises_bge(BindingGraph, symbols=symbols, unknowns=(unknown("u", state_index=OperationIndex(0)),))
     assert error.path == "unknowns[0].state_index"
 
 
@@ -783,13 +792,15 @@ FULL_GRAPH_CANONICAL = (
     "span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
     "S op_000_result op0.multiply.Sam quantity entity=Sam unit=dollars "
     "span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
+    "S unknown_sam_dollars Sam|dollars unknown entity=Sam unit=dollars "
+    "span=math_problem_graph[0:3] by=bind_math_problem_graph\n"
     "F q_sam_dollars_t0 = 2.5 unit=dollars span=math_problem_graph[0:3]\n"
     "F op_000__multiplicand = 7/2 unit=None span=math_problem_graph[0:3]\n"
     "E op_000_result := op_000__multiplicand*q_sam_dollars_t0 op=multiply "
     "deps=[op_000__multiplicand,q_sam_dollars_t0] "
     "unit_proof=multiply: [money,dimensionless] -> money status=admitted refusal=None "
     "span=math_problem_graph[4:18]\n"
-    "U op_000_result expected_unit=dollars state=op(0) form=total qspan=math_problem_graph[0:3]\n"
+    "U unknown_sam_dollars expected_unit=dollars state=op(0) form=total qspan=math_problem_graph[0:3]\n"
     "C op_000_result pred=op_000_result >= 0 span=math_problem_graph[0:3]\n"
     "P math_problem_graph[0:21] text=Sam has 2.5 dollars."
 )
@@ -826,17 +837,23 @@ def test_canonical_equation_line_refused_and_literal_unit() -> None:
 def test_canonical_dependencies_sorted_and_terminal_state() -> None:
     """deps=[...] is sorted; pending prints refusal=None; terminal/initial print as words."""
     graph = BindingGraph(
-        symbols=(sym("zeta"), sym("alpha"), sym("r")),
+        symbols=(
+            sym("zeta"),
+            sym("alpha"),
+            sym("r"),
+            sym("u_r", semantic_role="unknown"),
+            sym("u_alpha", semantic_role="unknown"),
+        ),
         equations=(equation("r", symbol("zeta") - symbol("alpha")),),
-        unknowns=(unknown("r"), unknown("alpha", state_index="initial", question_form="identity")),
+        unknowns=(unknown("u_r"), unknown("u_alpha", state_index="initial", question_form="identity")),
     )
     lines = graph.to_canonical_string().split("\n")
     assert (
-        lines[3] == "E r := -alpha + zeta op=add deps=[alpha,zeta] unit_proof=unverified "
+        lines[5] == "E r := -alpha + zeta op=add deps=[alpha,zeta] unit_proof=unverified "
         "status=pending refusal=None span=math_problem_graph[0:3]"
     )
-    assert lines[4] == "U r expected_unit=None state=terminal form=count qspan=math_problem_graph[0:3]"
-    assert lines[5] == "U alpha expected_unit=None state=initial form=identity qspan=math_problem_graph[0:3]"
+    assert lines[6] == "U u_r expected_unit=None state=terminal form=count qspan=math_problem_graph[0:3]"
+    assert lines[7] == "U u_alpha expected_unit=None state=initial form=identity qspan=math_problem_graph[0:3]"
 
 
 def test_empty_graph_canonical_string() -> None:
@@ -1047,7 +1064,7 @@ def _mutated(change: Callable[[dict[str, Any]], object]) -> object:
             "source_span",
         ),
         (_mutated(lambda d: d["symbols"][1]["source_span"].update(end=True)), "symbols[1]", "end"),
-        (_mutated(lambda d: d["symbols"].append(d["symbols"][0])), "symbols[4]", "symbol_id"),
+        (_mutated(lambda d: d["symbols"].append(d["symbols"][0])), "symbols[5]", "symbol_id"),
         (_mutated(lambda d: d["facts"][0].update(value=2.5)), "facts[0]", "value"),
         (_mutated(lambda d: d["facts"][0].update(value="1e5")), "facts[0]", "value"),
         (_mutated(lambda d: d["facts"][0].update(value=None)), "facts[0]", "value"),
@@ -1198,3 +1215,19 @@ def test_from_json_never_raises_another_exception() -> None:
                 refused += 1
     assert all(paths), "every refusal names a field"
     assert refused > 300
+
+
+@pytest.mark.parametrize("role", ["quantity", "entity", "ratio", "rate", "count", "total"])
+def test_an_unknown_asks_a_symbol_of_role_unknown(role: str) -> None:
+    """Review (2026-12-07): an unknown asking ``op_000_result`` (8 dollars) at the terminal state was answered 12.
+
+    Its answer is read from the holdings at its state index (ADR-0135), which may be
+    another value than the symbol it names: a symbol of any role but ``unknown`` is refused.
+    """
+    symbols = (sym("a"), sym("b"), sym("r"), sym("asked", semantic_role=role))
+    error = raises_bge(BindingGraph, symbols=symbols, equations=(equation(),), unknowns=(unknown("asked"),))
+    assert (error.reason, error.path) == ("malformed_input", "unknowns[0].symbol_id")
+    assert error.detail.startswith(f"'asked' is a {role} symbol: an unknown asks a symbol of role 'unknown'")
+    asked = (sym("a"), sym("b"), sym("r"), sym("asked", semantic_role="unknown"))
+    graph = BindingGraph(symbols=asked, equations=(equation(),), unknowns=(unknown("asked"),))
+    assert graph.unknowns[0].symbol_id == "asked"
