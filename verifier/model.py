@@ -961,9 +961,10 @@ class BindingGraph:
             self._known(unk.symbol_id, f"unknowns[{i}].symbol_id")
             role = self._by_id[unk.symbol_id].semantic_role
             if role != "unknown":  # a value of the graph asked: its answer could disagree with it (op_000_result = 8)
+                article = "an" if role[0] in "aeiou" else "a"
                 raise _fail(
-                    f"{unk.symbol_id!r} is a {role} symbol: an unknown asks a symbol of role 'unknown' (the question's"
-                    " handle, ADR-0135; its value is the answer read from the holdings)",
+                    f"{unk.symbol_id!r} is {article} {role} symbol: an unknown asks a symbol of role 'unknown' (the"
+                    " question's handle, ADR-0135; its value is the answer read from the holdings)",
                     f"unknowns[{i}].symbol_id",
                 )
             if unk.symbol_id in asked:

@@ -81,8 +81,7 @@ class Problem:
     Attributes:
         stage: index into :data:`STAGES`.
         section: 0 symbols and facts, 1 equations, 2 constraints (source order across the graph), then
-            3 constraints that could not be checked (:data:`UNCHECKED`): a symbol with no value
-            is refused for a cause of its own, which any other problem names first.
+            3 constraints that another problem left unchecked (:data:`UNCHECKED`), ranked after it.
         position: index within the section.
         symbol: the offending symbol.
         equation: the equation it concerns (its lhs), or ``""`` for a fact or symbol.
@@ -161,11 +160,12 @@ def constraint_violated(name: str, value: Fraction, predicate: str) -> Refusal:
 
 
 UNCHECKED: Final[int] = 3
-"""The :class:`Problem` section of a constraint that could not be checked: ranked after every other problem.
+"""The :class:`Problem` section of a constraint another problem left unchecked: ranked after every problem.
 
-Its symbol has no value for a cause of its own (a refused value, a refused answer),
-which is the root cause when it is a problem too; otherwise (nothing fixes the symbol,
-a question that cannot be answered) the unchecked constraint is the graph's root cause.
+Its symbol's value (or answer) was refused because of that problem, which is the root
+cause (``q == 4`` broken refuses the answer that ``unknown == 8`` reads).  A constraint
+unchecked for no other problem (an entity, a symbol nothing fixes, a question that cannot
+be answered) is a defect of its own, in section 2 and source order.
 """
 
 
@@ -623,7 +623,7 @@ class _Run:
                     self.problem(name, 2, i, constraint_violated(name, value, con.predicate))
             elif name not in asked:
                 refusal = constraint_unchecked(name, con.predicate, self.out.refusals.get(name))
-                self.problem(name, UNCHECKED, i, refusal)
+                self.problem(name, UNCHECKED if name in self.out.roots else 2, i, refusal)  # caused, or a defect
 
     def propagate(self) -> None:
         """Refuse every value downstream of a refused one (``refused_dependency``)."""

@@ -536,7 +536,7 @@ def verify(graph: BindingGraph, vocab: UnitVocabulary | None = None, policy: Pol
     solution = solve(graph, verdicts, declared, voc, policy)
     problems.extend(solution.problems)
     readings = _readings(graph, voc, holdings, solution)
-    problems.extend(_answer_constraints(graph, voc, readings))  # before certifying: the graph's claims too
+    problems.extend(_answer_constraints(graph, voc, readings, solution))  # before certifying: the graph's claims too
     answers, answer_steps = _answer_stage(graph, readings, certify(problems))
     refusals = dict(solution.refusals)
     for hp in holdings.problems:  # a broken history rule refuses the equation; its value stays listed
@@ -596,7 +596,10 @@ def _readings(
 
 
 def _answer_constraints(
-    graph: BindingGraph, vocab: UnitVocabulary, readings: Mapping[str, tuple[tuple[object, ...], Reading | Refusal]]
+    graph: BindingGraph,
+    vocab: UnitVocabulary,
+    readings: Mapping[str, tuple[tuple[object, ...], Reading | Refusal]],
+    solution: Solution,
 ) -> list[Problem]:
     """Each constraint on an unknown's symbol, checked against its answer (values stage, constraints section).
 
@@ -604,7 +607,8 @@ def _answer_constraints(
     constraint (:func:`verifier.solve.solve`).  The predicate's number is in the unit the
     symbol declares, so the answer is converted into it when another unit is asked.  A
     refused answer leaves the constraint unchecked, and the graph is refused
-    (:func:`verifier.solve.constraint_unchecked`, ranked after every other problem).
+    (:func:`verifier.solve.constraint_unchecked`; ranked after the problem that refused a
+    state the answer reads, :data:`verifier.solve.UNCHECKED`).
     """
     problems: list[Problem] = []
     for i, con in enumerate(graph.constraints):
@@ -614,7 +618,8 @@ def _answer_constraints(
         answer = _in_declared_unit(vocab, graph.symbol(con.symbol_id).unit, read[1])
         if isinstance(answer, Refusal):
             refusal = constraint_unchecked(con.symbol_id, con.predicate, answer)
-            problems.append(Problem(3, UNCHECKED, i, con.symbol_id, "", refusal))
+            caused = any(answer is solution.refusals[name] for name in solution.roots)  # a state refused by a problem
+            problems.append(Problem(3, UNCHECKED if caused else 2, i, con.symbol_id, "", refusal))
         elif not con.holds(answer):
             refusal = constraint_violated(con.symbol_id, answer, con.predicate)
             problems.append(Problem(3, 2, i, con.symbol_id, "", refusal))

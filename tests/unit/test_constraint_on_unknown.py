@@ -211,17 +211,15 @@ def test_a_constraint_on_an_unknown_whose_answer_is_refused_refuses_the_graph() 
 
 
 def test_a_broken_constraint_is_named_before_the_constraints_it_leaves_unchecked() -> None:
-    """Reviews F3 and R1: [2] breaks the fact the unknown reads, leaving [0] (and [1], on an entity) unchecked.
+    """Reviews R1, R3: [1] breaks the fact the unknown reads, leaving [0] on the unknown unchecked.
 
-    The root cause is the broken constraint, whatever the order: a constraint that could
-    not be checked ranks after every other problem (``verifier.solve.UNCHECKED``).
+    The broken constraint is the root cause, whether [0] would hold or not: a constraint
+    another problem left unchecked ranks after it (``verifier.solve.UNCHECKED``).
     """
     graph = _bound()
     unknown = _unknown(graph)
-    for first in (f"{unknown} == 7", f"{unknown} == 8"):  # [0] false, or true (R1): never named over [2]
-        report = _with(
-            graph, (unknown, first), ("entity_ann", "entity_ann >= 0"), ("q_ann_dollars_t0", "q_ann_dollars_t0 == 4")
-        )
+    for first in (f"{unknown} == 7", f"{unknown} == 8"):
+        report = _with(graph, (unknown, first), ("q_ann_dollars_t0", "q_ann_dollars_t0 == 4"))
         refusal = report.answers[unknown]
         assert isinstance(refusal, Refusal)
         assert (refusal.reason, refusal.detail) == (
@@ -231,6 +229,21 @@ def test_a_broken_constraint_is_named_before_the_constraints_it_leaves_unchecked
                 " no answer of this graph is certified"
             ),
         )
+
+
+def test_a_constraint_unchecked_for_no_other_problem_is_named_in_source_order() -> None:
+    """Review R4: [0] on an entity can never be checked, a defect of its own: named before [1], broken later."""
+    graph = _bound()
+    report = _with(graph, ("entity_ann", "entity_ann >= 0"), ("q_ann_dollars_t0", "q_ann_dollars_t0 == 4"))
+    refusal = report.answers[_unknown(graph)]
+    assert isinstance(refusal, Refusal)
+    assert (refusal.reason, refusal.detail) == (
+        "underdetermined",
+        (
+            "nothing fixes entity_ann, so its constraint entity_ann >= 0 cannot be checked [constraint on entity_ann];"
+            " no answer of this graph is certified"
+        ),
+    )
 
 
 @pytest.mark.parametrize(
