@@ -512,8 +512,9 @@ def written_near_miss(noun: str, others: Iterable[object]) -> str | None:
     beside ``apples``, ``feeet`` beside ``feet``; ``apple`` beside ``apples`` is one noun,
     no miss.  To be named, the two must also be a typo apart as written
     (:func:`typo_apart`) or share a spelling (``puppie`` and ``puppy``): the rule compares
-    every spelling of each, so ``None`` would miss ``boxes`` through ``nones``.  Used to word an ``unknown_unit`` refusal (:meth:`units.UnitVocabulary.resolve`
-    with ``context``): a typo of a surface the input writes elsewhere should be corrected,
+    every spelling of each, so ``None`` would miss ``boxes`` through ``nones``.  Used to
+    word an ``unknown_unit`` refusal (:meth:`units.UnitVocabulary.resolve` with
+    ``context``): a typo of a surface the input writes elsewhere should be corrected,
     not declared as a count noun of its own.  Of several misses the one fewest edits away
     is named (``apples``, not ``pies``, for ``aples``), then the first written.
 

@@ -951,7 +951,7 @@ class BindingGraph:
                 )
 
     def _check_unknowns(self, operations: int) -> None:
-        """Each unknown names a known symbol of role ``unknown`` no other unknown names, and an operation index in range.
+        """Each unknown names a known symbol of role ``unknown`` no other unknown names, and an operation in range.
 
         Two unknowns of one symbol would ask two questions of one answer (another state
         or unit): the graph is refused rather than one of them chosen.
